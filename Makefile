@@ -1,0 +1,115 @@
+# metatensor-go. `make` generates, builds the library and every binding and runs the examples;
+# `make test` runs every test of every language. Everything the build needs is installed from
+# here (the reference wheel from PyPI, Go modules), never by hand.
+
+GO ?= go
+PYTHON ?= python3
+CC ?= cc
+BUILD := build
+PREFIX ?= /usr/local
+
+# The reference implementation the compatibility tests compare against: the newest
+# metatensor-core 0.2 release on PyPI.
+REFERENCE_VERSION := 0.2.6
+REFERENCE_VENV := $(BUILD)/reference-venv
+# A link to the installed `metatensor` package: include/, lib/libmetatensor.so.
+REFERENCE := $(BUILD)/reference
+
+LIB := $(BUILD)/lib/libmetatensor.so
+INCLUDE := $(BUILD)/include
+HEADERS := metatensor.h metatensor/dlpack/dlpack.h metatensor/version.h
+GO_SOURCES := $(shell find bindings/c internal -name '*.go' -o -name '*.c' -o -name '*.h' 2>/dev/null) go.mod go.sum
+
+.PHONY: all generate lib headers examples test go-test c-tests abi-tests install-test \
+        check-generated reference install clean
+
+all: generate lib headers examples
+
+generate:
+	$(GO) generate ./...
+
+lib: $(LIB)
+
+# -soname matches the reference's, so programs linked against either load both.
+$(LIB): $(GO_SOURCES)
+	@mkdir -p $(@D)
+	$(GO) build -buildmode=c-shared -ldflags "-extldflags -Wl,-soname,libmetatensor.so" -o $@ ./bindings/c
+	@rm -f $(BUILD)/lib/libmetatensor.h
+
+headers: $(addprefix $(INCLUDE)/,$(HEADERS))
+
+$(INCLUDE)/%.h: bindings/c/include/%.h
+	@mkdir -p $(@D)
+	cp $< $@
+
+examples: lib headers
+	@mkdir -p $(BUILD)/examples
+	@for example in examples/c/*.c; do \
+		name=$$(basename $$example .c); \
+		$(CC) -std=c11 -Wall -Wextra -Werror -I$(INCLUDE) -o $(BUILD)/examples/$$name $$example \
+			-L$(BUILD)/lib -lmetatensor -Wl,-rpath,$(abspath $(BUILD)/lib) || exit 1; \
+		echo "=== example $$name"; $(BUILD)/examples/$$name || exit 1; \
+	done
+
+# ---------------------------------------------------------------- tests
+
+test: go-test c-tests abi-tests install-test
+
+go-test:
+	$(GO) test ./...
+
+MTS_TEST_INCLUDE := $(INCLUDE)
+MTS_TEST_LIBDIR := $(abspath $(BUILD)/lib)
+MTS_TEST_BUILD := $(BUILD)/c-tests
+include bindings/c/tests/tests.mk
+c-tests: lib headers
+
+abi-tests: lib headers reference
+	bash tests/abi/run.sh $(REFERENCE)/include $(REFERENCE)/lib/libmetatensor.so \
+		$(INCLUDE) $(LIB) $(BUILD)/abi
+
+# Installs into a scratch prefix, then builds a program through CMake's find_package and
+# through pkg-config, as a user of the installed library would.
+install-test: lib headers
+	rm -rf $(BUILD)/install-test
+	$(MAKE) --no-print-directory install PREFIX=$(abspath $(BUILD)/install-test/prefix)
+	bash tests/install/run.sh $(abspath $(BUILD)/install-test/prefix) $(abspath $(BUILD)/install-test/work)
+
+# Regenerates into a scratch directory and fails, printing the diff, when a committed
+# generated file differs.
+check-generated:
+	@rm -rf $(BUILD)/regen
+	@$(GO) run ./gen -spec spec/api.yaml -root $(BUILD)/regen
+	@stale=0; for file in $$($(GO) run ./gen -list); do \
+		diff -u $$file $(BUILD)/regen/$$file || stale=1; \
+	done; \
+	if [ $$stale -ne 0 ]; then echo "generated files are stale: run 'go generate ./...' and commit"; exit 1; fi; \
+	echo "generated files are up to date"
+
+reference: $(REFERENCE)/lib/libmetatensor.so
+
+$(REFERENCE)/lib/libmetatensor.so:
+	@mkdir -p $(BUILD)
+	$(PYTHON) -m venv $(REFERENCE_VENV)
+	$(REFERENCE_VENV)/bin/pip install --quiet --disable-pip-version-check metatensor-core==$(REFERENCE_VERSION)
+	ln -sfn $$($(REFERENCE_VENV)/bin/python -c 'import importlib.util, os; print(os.path.dirname(importlib.util.find_spec("metatensor").origin))') $(REFERENCE)
+	@test -f $@
+
+# ---------------------------------------------------------------- install
+
+VERSION := $(shell sed -n 's/^version: "\(.*\)"/\1/p' spec/api.yaml)
+
+install: lib headers
+	install -d $(PREFIX)/lib $(PREFIX)/lib/pkgconfig $(PREFIX)/lib/cmake/metatensor \
+		$(PREFIX)/include/metatensor/dlpack
+	install -m 755 $(LIB) $(PREFIX)/lib/libmetatensor.so
+	for header in $(HEADERS); do install -m 644 $(INCLUDE)/$$header $(PREFIX)/include/$$header; done
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' bindings/c/install/metatensor.pc.in \
+		> $(PREFIX)/lib/pkgconfig/metatensor.pc
+	sed -e 's|@VERSION@|$(VERSION)|g' bindings/c/install/metatensor-config.cmake.in \
+		> $(PREFIX)/lib/cmake/metatensor/metatensor-config.cmake
+	sed -e 's|@VERSION@|$(VERSION)|g' bindings/c/install/metatensor-config-version.cmake.in \
+		> $(PREFIX)/lib/cmake/metatensor/metatensor-config-version.cmake
+
+clean:
+	rm -rf $(BUILD)

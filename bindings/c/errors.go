@@ -1,0 +1,76 @@
+package main
+
+// #include "mtsgo.h"
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"unsafe"
+
+	"github.com/metatensor-go/metatensor/internal/core"
+)
+
+// asCoreError gives the *core.Error behind any error; anything else is a bug, reported as
+// MTS_INTERNAL_ERROR.
+func asCoreError(err error) *core.Error {
+	var e *core.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &core.Error{Status: core.InternalError, Message: err.Error()}
+}
+
+// recordError stores err as the calling thread's last error and gives its status.
+func recordError(err error) C.mts_status_t {
+	e := asCoreError(err)
+	message := e.Error()
+	C.mtsgo_record_error((*C.char)(unsafe.Pointer(unsafe.StringData(message))), C.size_t(len(message)))
+	return C.mts_status_t(e.Status)
+}
+
+// statusOf turns the result of an impl* function into the status the C caller gets.
+func statusOf(err error) C.mts_status_t {
+	if err == nil {
+		return C.MTS_SUCCESS
+	}
+	return recordError(err)
+}
+
+// recordPanic turns a recovered panic into the last error. A panic carrying a library error
+// keeps its status, as lazily failing operations (assume_unique labels) need; any other panic
+// is a bug.
+func recordPanic(function string, recovered any) C.mts_status_t {
+	if err, ok := recovered.(error); ok {
+		var e *core.Error
+		if errors.As(err, &e) {
+			return recordError(e)
+		}
+	}
+	if C.mtsgo_panic_printing_enabled() != 0 {
+		fmt.Fprintf(os.Stderr, "metatensor: panic in %s: %v\n%s", function, recovered, debug.Stack())
+	}
+	return recordError(core.Errorf(core.InternalError, "%s panicked: %v", function, recovered))
+}
+
+// recoverStatus is deferred by every status-returning export: a Go panic never crosses into C.
+func recoverStatus(function string, status *C.mts_status_t) {
+	if recovered := recover(); recovered != nil {
+		*status = recordPanic(function, recovered)
+	}
+}
+
+// recoverObject is recoverStatus for exports that return an object pointer (NULL on error).
+func recoverObject[T any](function string, result **T) {
+	if recovered := recover(); recovered != nil {
+		recordPanic(function, recovered)
+		*result = nil
+	}
+}
+
+// destroyArray releases an array the caller handed over, when its destroy member is set.
+func destroyArray(array *C.struct_mts_array_t) {
+	C.mtsgo_array_destroy(array)
+}

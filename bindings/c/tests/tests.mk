@@ -1,0 +1,42 @@
+# Makefile fragment building and running the C API tests in this directory.
+#
+# Set before including (or on the make command line):
+#   MTS_TEST_INCLUDE  directory holding metatensor.h and metatensor/version.h
+#   MTS_TEST_LIBDIR   directory holding libmetatensor.so
+#   MTS_TEST_BUILD    where the test programs go (default: build/c-tests,
+#                     relative to make's working directory)
+# Optional:
+#   MTS_TEST_CC       C compiler (default: cc)
+#   MTS_TEST_RUNNER   command prefix for running each test, e.g.
+#                     MTS_TEST_RUNNER="valgrind --error-exitcode=1 --leak-check=full"
+#
+# Example:
+#   make -f bindings/c/tests/tests.mk c-tests MTS_TEST_INCLUDE=/tmp/ref/metatensor/include \
+#        MTS_TEST_LIBDIR=/tmp/ref/metatensor/lib MTS_TEST_BUILD=/tmp/ctests
+
+# directory of this file, captured now (MAKEFILE_LIST grows with later includes)
+MTS_TEST_SRCDIR := $(dir $(lastword $(MAKEFILE_LIST)))
+
+MTS_TEST_BUILD ?= build/c-tests
+MTS_TEST_CC ?= cc
+MTS_TEST_RUNNER ?=
+
+MTS_C_TESTS := test_errors test_version test_origins test_panic_printing
+MTS_C_TEST_BINS := $(addprefix $(MTS_TEST_BUILD)/,$(MTS_C_TESTS))
+
+$(MTS_C_TEST_BINS): $(MTS_TEST_BUILD)/%: $(MTS_TEST_SRCDIR)%.c $(MTS_TEST_SRCDIR)check.h
+	@test -n "$(MTS_TEST_INCLUDE)" || { echo "tests.mk: MTS_TEST_INCLUDE is not set" >&2; exit 1; }
+	@test -n "$(MTS_TEST_LIBDIR)" || { echo "tests.mk: MTS_TEST_LIBDIR is not set" >&2; exit 1; }
+	@mkdir -p $(@D)
+	$(MTS_TEST_CC) -std=c11 -Wall -Wextra -Werror -I$(MTS_TEST_INCLUDE) -o $@ $< \
+		-L$(MTS_TEST_LIBDIR) -lmetatensor -Wl,-rpath,$(MTS_TEST_LIBDIR) -pthread
+
+.PHONY: c-tests
+c-tests: $(MTS_C_TEST_BINS)
+	@failed=""; \
+	for test in $(MTS_C_TEST_BINS); do \
+		echo "=== $$test"; \
+		$(MTS_TEST_RUNNER) $$test || failed="$$failed $$(basename $$test)"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "C tests failed:$$failed"; exit 1; fi; \
+	echo "all C tests passed"

@@ -1,0 +1,54 @@
+// Package goname decides every Go name the generators derive from C names, so naming lives
+// in one place.
+package goname
+
+import "strings"
+
+// initialisms are written in capitals in Go names.
+var initialisms = map[string]string{"io": "IO", "id": "ID", "cpu": "CPU", "dlpack": "DLPack"}
+
+// Camel turns snake_case or SCREAMING_CASE into CamelCase.
+func Camel(name string) string {
+	var b strings.Builder
+	for _, part := range strings.Split(strings.ToLower(name), "_") {
+		if part == "" {
+			continue
+		}
+		if up, ok := initialisms[part]; ok {
+			b.WriteString(up)
+			continue
+		}
+		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+	}
+	return b.String()
+}
+
+// Status names the Go constant of an mts_status_t value: MTS_IO_ERROR gives IOError.
+func Status(cname string) string {
+	return Camel(strings.TrimPrefix(cname, "MTS_"))
+}
+
+// Short drops the library prefix: mts_labels_union gives labels_union.
+func Short(cname string) string {
+	return strings.TrimPrefix(cname, "mts_")
+}
+
+// Export names the Go function that cgo exports for a C function: mtsgo_labels_union. The C
+// function itself is a C wrapper with the exact const-qualified prototype.
+func Export(cname string) string {
+	return "mtsgo_" + Short(cname)
+}
+
+// Impl names the hand-written Go function that implements a C function: implLabelsUnion.
+func Impl(cname string) string {
+	return "impl" + Camel(Short(cname))
+}
+
+// Trampoline names the C helper through which Go calls a vtable member or a callback.
+func Trampoline(owner, member string) string {
+	owner = strings.TrimSuffix(Short(owner), "_t")
+	if member == "" {
+		return "mtsgo_call_" + owner
+	}
+	return "mtsgo_" + owner + "_" + member
+}

@@ -1,0 +1,101 @@
+// Command gen turns spec/api.yaml into the C headers, the cgo export layer and the language
+// wrappers. `go generate ./...` runs it from this directory.
+//
+//	go run ./gen [-spec spec/api.yaml] [-root .] [-check]
+//
+// -check validates the spec and compares the outputs with the files on disk without writing
+// anything; it fails, naming the stale files, when they differ. -list prints the paths of the
+// generated files.
+package main
+
+//go:generate go run . -spec ../spec/api.yaml -root ..
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/metatensor-go/metatensor/gen/cgo"
+	"github.com/metatensor-go/metatensor/gen/cheader"
+	"github.com/metatensor-go/metatensor/gen/gocore"
+	"github.com/metatensor-go/metatensor/gen/spec"
+)
+
+// Output is one generated file, its path relative to the repository root.
+type Output struct {
+	Path    string
+	Content []byte
+}
+
+// Outputs runs every generator on a validated spec.
+func Outputs(api *spec.API) ([]Output, error) {
+	outputs := []Output{
+		{"bindings/c/include/metatensor.h", cheader.Metatensor(api)},
+		{"bindings/c/include/metatensor/dlpack/dlpack.h", cheader.DLPack(api)},
+		{"bindings/c/include/metatensor/version.h", cheader.Version(api)},
+	}
+	status, err := gocore.Status(api)
+	if err != nil {
+		return nil, err
+	}
+	outputs = append(outputs, Output{"internal/core/status_gen.go", status})
+	layer, err := cgo.Generate(api)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range layer {
+		outputs = append(outputs, Output{f.Path, f.Content})
+	}
+	return outputs, nil
+}
+
+func main() {
+	specPath := flag.String("spec", "spec/api.yaml", "the spec to read")
+	root := flag.String("root", ".", "the repository root, where outputs are written")
+	check := flag.Bool("check", false, "only report outputs that differ from the files on disk")
+	list := flag.Bool("list", false, "print the paths of the generated files")
+	flag.Parse()
+	if err := run(*specPath, *root, *check, *list); err != nil {
+		fmt.Fprintln(os.Stderr, "gen:", err)
+		os.Exit(1)
+	}
+}
+
+func run(specPath, root string, check, list bool) error {
+	api, err := spec.Load(specPath)
+	if err != nil {
+		return err
+	}
+	outputs, err := Outputs(api)
+	if err != nil {
+		return err
+	}
+	stale := 0
+	for _, out := range outputs {
+		if list {
+			fmt.Println(out.Path)
+			continue
+		}
+		path := filepath.Join(root, out.Path)
+		if check {
+			current, err := os.ReadFile(path)
+			if err != nil || !bytes.Equal(current, out.Content) {
+				fmt.Fprintf(os.Stderr, "stale: %s\n", out.Path)
+				stale++
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, out.Content, 0o644); err != nil {
+			return err
+		}
+	}
+	if stale > 0 {
+		return fmt.Errorf("%d generated file(s) are stale: run `go generate ./...`", stale)
+	}
+	return nil
+}
