@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -119,4 +120,22 @@ func TestUnknownKeysAreRejected(t *testing.T) {
 	_, err := spec.Parse([]byte("version: \"1.0.0\"\nfunctoins: []\n"))
 	require.Error(t, err)
 	assert.True(t, strings.Contains(err.Error(), "functoins"), err.Error())
+}
+
+// TestFixtureHeaderCompiles compiles the fixture's generated header, which holds every
+// grammar case, as C and as C++ with warnings as errors.
+func TestFixtureHeaderCompiles(t *testing.T) {
+	include := filepath.Join("testdata", "golden", "bindings", "c", "include")
+	for _, compiler := range [][]string{
+		{"cc", "-std=c99", "-x", "c"},
+		{"c++", "-std=c++11", "-x", "c++"},
+	} {
+		if _, err := exec.LookPath(compiler[0]); err != nil {
+			t.Fatalf("%s is needed to check the generated headers: %v", compiler[0], err)
+		}
+		args := append(compiler[1:], "-fsyntax-only", "-Wall", "-Wextra", "-Werror", "-I", include,
+			filepath.Join(include, "metatensor.h"))
+		out, err := exec.Command(compiler[0], args...).CombinedOutput()
+		assert.NoError(t, err, "%s: %s", compiler[0], out)
+	}
 }

@@ -77,6 +77,36 @@ static inline void mtsgo_call_DLManagedTensorVersionedDeleter(void (*callback)(s
     callback(self);
 }
 
+/* Calls a DLPackSetError. */
+static inline void mtsgo_call_DLPackSetError(void (*callback)(void *error_ctx, const char *kind, const char *message), void *error_ctx, const char *kind, const char *message) {
+    callback(error_ctx, kind, message);
+}
+
+/* Calls a DLPackManagedTensorAllocator. */
+static inline int mtsgo_call_DLPackManagedTensorAllocator(DLPackManagedTensorAllocator callback, DLTensor *prototype, struct DLManagedTensorVersioned **out, void *error_ctx, void (*SetError)(void *error_ctx, const char *kind, const char *message)) {
+    return callback(prototype, out, error_ctx, SetError);
+}
+
+/* Calls a DLPackManagedTensorFromPyObjectNoSync. */
+static inline int mtsgo_call_DLPackManagedTensorFromPyObjectNoSync(DLPackManagedTensorFromPyObjectNoSync callback, void *py_object, struct DLManagedTensorVersioned **out) {
+    return callback(py_object, out);
+}
+
+/* Calls a DLPackDLTensorFromPyObjectNoSync. */
+static inline int mtsgo_call_DLPackDLTensorFromPyObjectNoSync(DLPackDLTensorFromPyObjectNoSync callback, void *py_object, DLTensor *out) {
+    return callback(py_object, out);
+}
+
+/* Calls a DLPackCurrentWorkStream. */
+static inline int mtsgo_call_DLPackCurrentWorkStream(DLPackCurrentWorkStream callback, DLDeviceType device_type, int32_t device_id, void **out_current_stream) {
+    return callback(device_type, device_id, out_current_stream);
+}
+
+/* Calls a DLPackManagedTensorToPyObjectNoSync. */
+static inline int mtsgo_call_DLPackManagedTensorToPyObjectNoSync(DLPackManagedTensorToPyObjectNoSync callback, struct DLManagedTensorVersioned *tensor, void **out_py_object) {
+    return callback(tensor, out_py_object);
+}
+
 /* Calls a mts_error_data_deleter. */
 static inline void mtsgo_call_error_data_deleter(void (*callback)(void *data), void *data) {
     callback(data);

@@ -23,64 +23,52 @@ const struct mts_labels_t *mts_labels_assume_unique(const char *const *names, ui
 
 mts_status_t mts_labels_dimensions(const struct mts_labels_t *labels, const char *const **names, uintptr_t *count) {
     if (labels == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for labels");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for labels");
     }
     if (names == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for names");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for names");
     }
     if (count == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for count");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for count");
     }
     return mtsgo_labels_dimensions((struct mts_labels_t *)labels, (char ***)names, count);
 }
 
 mts_status_t mts_labels_values(const struct mts_labels_t *labels, struct mts_array_t *array) {
     if (labels == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for labels");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for labels");
     }
     if (array == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for array");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for array");
     }
     return mtsgo_labels_values((struct mts_labels_t *)labels, array);
 }
 
 mts_status_t mts_labels_values_cpu(const struct mts_labels_t *labels, const int32_t **values, uintptr_t *count, uintptr_t *size) {
     if (labels == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for labels");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for labels");
     }
     if (values == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for values");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for values");
     }
     if (count == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for count");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for count");
     }
     if (size == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for size");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for size");
     }
     return mtsgo_labels_values_cpu((struct mts_labels_t *)labels, (int32_t **)values, count, size);
 }
 
 mts_status_t mts_labels_position(const struct mts_labels_t *labels, const int32_t *values, uintptr_t values_count, int64_t *result) {
     if (labels == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for labels");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for labels");
     }
     if (values == NULL && values_count != 0) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for values");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for values");
     }
     if (result == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for result");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for result");
     }
     return mtsgo_labels_position((struct mts_labels_t *)labels, (int32_t *)values, values_count, result);
 }
@@ -95,68 +83,55 @@ const struct mts_labels_t *mts_labels_clone(const struct mts_labels_t *labels) {
 
 mts_status_t mts_labels_union(const struct mts_labels_t *first, const struct mts_labels_t *second, const struct mts_labels_t **result, int64_t *first_mapping, uintptr_t first_mapping_count, int64_t *second_mapping, uintptr_t second_mapping_count) {
     if (first == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for first");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for first");
     }
     if (second == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for second");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for second");
     }
     if (result == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for result");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for result");
     }
     return mtsgo_labels_union((struct mts_labels_t *)first, (struct mts_labels_t *)second, (struct mts_labels_t **)result, first_mapping, first_mapping_count, second_mapping, second_mapping_count);
 }
 
 mts_status_t mts_labels_intersection(const struct mts_labels_t *first, const struct mts_labels_t *second, const struct mts_labels_t **result, int64_t *first_mapping, uintptr_t first_mapping_count, int64_t *second_mapping, uintptr_t second_mapping_count) {
     if (first == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for first");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for first");
     }
     if (second == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for second");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for second");
     }
     if (result == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for result");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for result");
     }
     return mtsgo_labels_intersection((struct mts_labels_t *)first, (struct mts_labels_t *)second, (struct mts_labels_t **)result, first_mapping, first_mapping_count, second_mapping, second_mapping_count);
 }
 
 mts_status_t mts_labels_difference(const struct mts_labels_t *first, const struct mts_labels_t *second, const struct mts_labels_t **result, int64_t *first_mapping, uintptr_t first_mapping_count) {
     if (first == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for first");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for first");
     }
     if (second == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for second");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for second");
     }
     if (result == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for result");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for result");
     }
     return mtsgo_labels_difference((struct mts_labels_t *)first, (struct mts_labels_t *)second, (struct mts_labels_t **)result, first_mapping, first_mapping_count);
 }
 
 mts_status_t mts_labels_select(const struct mts_labels_t *labels, const struct mts_labels_t *selection, uint64_t *selected, uintptr_t *selected_count) {
     if (labels == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for labels");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for labels");
     }
     if (selection == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for selection");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for selection");
     }
     if (selected == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for selected");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for selected");
     }
     if (selected_count == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for selected_count");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for selected_count");
     }
     return mtsgo_labels_select((struct mts_labels_t *)labels, (struct mts_labels_t *)selection, selected, selected_count);
 }
@@ -167,20 +142,17 @@ mts_status_t mts_labels_free(const struct mts_labels_t *labels) {
 
 mts_status_t mts_register_data_origin(const char *name, mts_data_origin_t *origin) {
     if (name == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for name");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for name");
     }
     if (origin == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for origin");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for origin");
     }
     return mtsgo_register_data_origin((char *)name, origin);
 }
 
 mts_status_t mts_get_data_origin(mts_data_origin_t origin, char *buffer, uintptr_t buffer_size) {
     if (buffer == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer");
     }
     return mtsgo_get_data_origin(origin, buffer, buffer_size);
 }
@@ -226,84 +198,69 @@ const struct mts_labels_t *mts_block_labels(const struct mts_block_t *block, uin
 
 mts_status_t mts_block_gradient(struct mts_block_t *block, const char *parameter, struct mts_block_t **gradient) {
     if (block == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
     }
     if (parameter == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for parameter");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for parameter");
     }
     if (gradient == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for gradient");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for gradient");
     }
     return mtsgo_block_gradient(block, (char *)parameter, gradient);
 }
 
 mts_status_t mts_block_data(struct mts_block_t *block, struct mts_array_t *data) {
     if (block == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
     }
     if (data == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for data");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for data");
     }
     return mtsgo_block_data(block, data);
 }
 
 mts_status_t mts_block_add_gradient(struct mts_block_t *block, const char *parameter, struct mts_block_t *gradient) {
     if (block == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
     }
     if (parameter == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for parameter");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for parameter");
     }
     if (gradient == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for gradient");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for gradient");
     }
     return mtsgo_block_add_gradient(block, (char *)parameter, gradient);
 }
 
 mts_status_t mts_block_gradients_list(const struct mts_block_t *block, const char *const **parameters, uintptr_t *parameters_count) {
     if (block == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
     }
     if (parameters == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for parameters");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for parameters");
     }
     if (parameters_count == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for parameters_count");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for parameters_count");
     }
     return mtsgo_block_gradients_list((struct mts_block_t *)block, (char ***)parameters, parameters_count);
 }
 
 mts_status_t mts_block_device(const struct mts_block_t *block, DLDevice *device) {
     if (block == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
     }
     if (device == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for device");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for device");
     }
     return mtsgo_block_device((struct mts_block_t *)block, device);
 }
 
 mts_status_t mts_block_dtype(const struct mts_block_t *block, DLDataType *dtype) {
     if (block == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
     }
     if (dtype == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for dtype");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for dtype");
     }
     return mtsgo_block_dtype((struct mts_block_t *)block, dtype);
 }
@@ -342,12 +299,10 @@ const struct mts_labels_t *mts_tensormap_keys(const struct mts_tensormap_t *tens
 
 mts_status_t mts_tensormap_block_by_id(struct mts_tensormap_t *tensor, struct mts_block_t **block, uintptr_t index) {
     if (tensor == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
     }
     if (block == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
     }
     return mtsgo_tensormap_block_by_id(tensor, block, index);
 }
@@ -394,72 +349,59 @@ struct mts_tensormap_t *mts_tensormap_keys_to_samples(const struct mts_tensormap
 
 mts_status_t mts_tensormap_set_info(struct mts_tensormap_t *tensor, const char *key, const char *value) {
     if (tensor == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
     }
     if (key == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for key");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for key");
     }
     if (value == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for value");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for value");
     }
     return mtsgo_tensormap_set_info(tensor, (char *)key, (char *)value);
 }
 
 mts_status_t mts_tensormap_get_info(const struct mts_tensormap_t *tensor, const char *key, const char **value) {
     if (tensor == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
     }
     if (key == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for key");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for key");
     }
     if (value == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for value");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for value");
     }
     return mtsgo_tensormap_get_info((struct mts_tensormap_t *)tensor, (char *)key, (char **)value);
 }
 
 mts_status_t mts_tensormap_info_keys(const struct mts_tensormap_t *tensor, const char *const **keys, uintptr_t *keys_count) {
     if (tensor == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
     }
     if (keys == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for keys");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for keys");
     }
     if (keys_count == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for keys_count");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for keys_count");
     }
     return mtsgo_tensormap_info_keys((struct mts_tensormap_t *)tensor, (char ***)keys, keys_count);
 }
 
 mts_status_t mts_tensormap_device(const struct mts_tensormap_t *tensor, DLDevice *device) {
     if (tensor == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
     }
     if (device == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for device");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for device");
     }
     return mtsgo_tensormap_device((struct mts_tensormap_t *)tensor, device);
 }
 
 mts_status_t mts_tensormap_dtype(const struct mts_tensormap_t *tensor, DLDataType *dtype) {
     if (tensor == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
     }
     if (dtype == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for dtype");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for dtype");
     }
     return mtsgo_tensormap_dtype((struct mts_tensormap_t *)tensor, dtype);
 }
@@ -482,32 +424,26 @@ const struct mts_labels_t *mts_labels_load_buffer(const uint8_t *buffer, uintptr
 
 mts_status_t mts_labels_save(const char *path, const struct mts_labels_t *labels) {
     if (path == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for path");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for path");
     }
     if (labels == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for labels");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for labels");
     }
     return mtsgo_labels_save((char *)path, (struct mts_labels_t *)labels);
 }
 
 mts_status_t mts_labels_save_buffer(uint8_t **buffer, uintptr_t *buffer_count, void *realloc_user_data, mts_realloc_buffer_t realloc, const struct mts_labels_t *labels) {
     if (buffer == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer");
     }
     if (buffer_count == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer_count");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer_count");
     }
     if (realloc == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: realloc callback can not be NULL in mts_labels_save_buffer");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: realloc callback can not be NULL in mts_labels_save_buffer");
     }
     if (labels == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for labels");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for labels");
     }
     return mtsgo_labels_save_buffer(buffer, buffer_count, realloc_user_data, realloc, (struct mts_labels_t *)labels);
 }
@@ -538,32 +474,26 @@ struct mts_block_t *mts_block_load_buffer(const uint8_t *buffer, uintptr_t buffe
 
 mts_status_t mts_block_save(const char *path, const struct mts_block_t *block) {
     if (path == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for path");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for path");
     }
     if (block == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
     }
     return mtsgo_block_save((char *)path, (struct mts_block_t *)block);
 }
 
 mts_status_t mts_block_save_buffer(uint8_t **buffer, uintptr_t *buffer_count, void *realloc_user_data, mts_realloc_buffer_t realloc, const struct mts_block_t *block) {
     if (buffer == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer");
     }
     if (buffer_count == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer_count");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer_count");
     }
     if (realloc == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: realloc callback can not be NULL in mts_block_save_buffer");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: realloc callback can not be NULL in mts_block_save_buffer");
     }
     if (block == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
     }
     return mtsgo_block_save_buffer(buffer, buffer_count, realloc_user_data, realloc, (struct mts_block_t *)block);
 }
@@ -594,32 +524,26 @@ struct mts_tensormap_t *mts_tensormap_load_buffer(const uint8_t *buffer, uintptr
 
 mts_status_t mts_tensormap_save(const char *path, const struct mts_tensormap_t *tensor) {
     if (path == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for path");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for path");
     }
     if (tensor == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
     }
     return mtsgo_tensormap_save((char *)path, (struct mts_tensormap_t *)tensor);
 }
 
 mts_status_t mts_tensormap_save_buffer(uint8_t **buffer, uintptr_t *buffer_count, void *realloc_user_data, mts_realloc_buffer_t realloc, const struct mts_tensormap_t *tensor) {
     if (buffer == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer");
     }
     if (buffer_count == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer_count");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer_count");
     }
     if (realloc == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: realloc callback can not be NULL in mts_tensormap_save_buffer");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: realloc callback can not be NULL in mts_tensormap_save_buffer");
     }
     if (tensor == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
     }
     return mtsgo_tensormap_save_buffer(buffer, buffer_count, realloc_user_data, realloc, (struct mts_tensormap_t *)tensor);
 }

@@ -252,9 +252,10 @@ func cWrappers(api *spec.API) []byte {
 	prefix := invalidParameterPrefix(api)
 	for _, fn := range goFunctions(api) {
 		fmt.Fprintf(&b, "\n%s {\n", spec.CFunction(fn.Name, &fn.Returns, fn.Params))
-		failure := "return MTS_INVALID_PARAMETER_ERROR;"
+		// mtsgo_fail returns its status, so status functions return it directly.
+		fail, failure := "return mtsgo_fail", ""
 		if fn.Returns.Convention == "object" {
-			failure = "return NULL;"
+			fail, failure = "mtsgo_fail", "        return NULL;\n"
 		}
 		var release []string
 		for _, p := range fn.Params {
@@ -275,8 +276,7 @@ func cWrappers(api *spec.API) []byte {
 			}
 			fmt.Fprintf(&b, "    if (%s) {\n", cond)
 			b.WriteString(strings.Join(release, ""))
-			fmt.Fprintf(&b, "        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, %q);\n", prefix+message)
-			fmt.Fprintf(&b, "        %s\n    }\n", failure)
+			fmt.Fprintf(&b, "        %s(MTS_INVALID_PARAMETER_ERROR, %q);\n%s    }\n", fail, prefix+message, failure)
 		}
 		call := fmt.Sprintf("%s(%s)", goname.Export(fn.Name), strings.Join(args, ", "))
 		if fn.Returns.Convention == "object" {

@@ -265,12 +265,32 @@ func DLPack(api *spec.API) []byte {
 		p.enumerators(e)
 		p.line("} %s;", e.Name)
 	}
+	// Callback typedefs use structs and structs use callback typedefs, so each typedef is
+	// written just before the first struct that needs it (the rest at the end).
+	written := map[*spec.Callback]bool{}
+	typedef := func(c *spec.Callback) {
+		if c.Header != "dlpack" || c.Inline || written[c] {
+			return
+		}
+		written[c] = true
+		p.line("")
+		p.doc("", c.Doc, append(paramDocs(c.Params), returnDoc(api, &c.Returns))...)
+		p.line("typedef %s;", spec.CFunctionPointer(c.Name, &c.Returns, c.Params))
+	}
 	for _, s := range api.Structs {
 		if s.Header != "dlpack" {
 			continue
 		}
+		for _, m := range s.Members {
+			if m.T.Kind == spec.KindCallback {
+				typedef(m.T.Callback)
+			}
+		}
 		p.line("")
 		p.structDefinition(s)
+	}
+	for _, c := range api.Callbacks {
+		typedef(c)
 	}
 	p.line("")
 	p.line("#ifdef __cplusplus")

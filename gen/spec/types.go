@@ -45,7 +45,7 @@ type Type struct {
 
 // Primitives maps each primitive of the grammar to its C spelling.
 var Primitives = map[string]string{
-	"void": "void", "bool": "bool", "char": "char",
+	"void": "void", "bool": "bool", "char": "char", "int": "int",
 	"int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t",
 	"uint8": "uint8_t", "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t",
 	"usize": "uintptr_t",

@@ -328,6 +328,107 @@ typedef struct DLManagedTensorVersioned {
   DLTensor dl_tensor;
 } DLManagedTensorVersioned;
 
+/**
+ * The stable first part of a `DLPackExchangeAPI`: its version, and a link to an older table
+ * so that consumers built for an earlier version can still find one they understand.
+ */
+typedef struct DLPackExchangeAPIHeader {
+  /**
+   * The DLPack version of the table this header starts.
+   */
+  DLPackVersion version;
+  /**
+   * An older table in the chain, or NULL.
+   */
+  struct DLPackExchangeAPIHeader *prev_api;
+} DLPackExchangeAPIHeader;
+
+/**
+ * Allocates a new tensor with the shape, dtype and device of `prototype` in the producer's
+ * framework. Returns 0 on success; on failure returns -1 after calling `SetError`.
+ *
+ * @param prototype Shape, dtype and device of the tensor to allocate; its data is ignored.
+ * @param out Receives the new tensor. The caller owns what is written here.
+ * @param error_ctx Passed to `SetError`. May be NULL.
+ * @param SetError Called with the error when the allocation fails.
+ * @returns 0 on success, -1 on failure.
+ */
+typedef int (*DLPackManagedTensorAllocator)(DLTensor *prototype, struct DLManagedTensorVersioned **out, void *error_ctx, void (*SetError)(void *error_ctx, const char *kind, const char *message));
+
+/**
+ * Exports a Python tensor object as an owning DLPack tensor, without synchronising the
+ * device stream. Returns 0 on success, -1 with a Python exception set on failure.
+ *
+ * @param py_object The Python object (a PyObject pointer).
+ * @param out Receives the tensor. The caller owns what is written here.
+ * @returns 0 on success, -1 on failure.
+ */
+typedef int (*DLPackManagedTensorFromPyObjectNoSync)(void *py_object, struct DLManagedTensorVersioned **out);
+
+/**
+ * Wraps an owning DLPack tensor into a Python tensor object of the framework, which takes
+ * ownership of the tensor. Returns 0 on success, -1 with a Python exception set.
+ *
+ * @param tensor The tensor to wrap. Ownership passes to the library.
+ * @param out_py_object Receives the new Python object (a PyObject pointer).
+ * @returns 0 on success, -1 on failure.
+ */
+typedef int (*DLPackManagedTensorToPyObjectNoSync)(struct DLManagedTensorVersioned *tensor, void **out_py_object);
+
+/**
+ * Fills a non-owning view of a Python tensor object, valid while the object lives, without
+ * synchronising the device stream. Returns 0 on success, -1 with a Python exception set.
+ *
+ * @param py_object The Python object (a PyObject pointer).
+ * @param out Receives the view.
+ * @returns 0 on success, -1 on failure.
+ */
+typedef int (*DLPackDLTensorFromPyObjectNoSync)(void *py_object, DLTensor *out);
+
+/**
+ * Gives the stream the framework currently uses for a device (NULL for the default
+ * stream). Returns 0 on success, -1 with a Python exception set on failure.
+ *
+ * @param device_type The kind of device.
+ * @param device_id Which device of that kind.
+ * @param out_current_stream Receives the stream.
+ * @returns 0 on success, -1 on failure.
+ */
+typedef int (*DLPackCurrentWorkStream)(DLDeviceType device_type, int32_t device_id, void **out_current_stream);
+
+/**
+ * A table of functions a framework publishes (for instance as an integer attribute of its
+ * tensor type) so that other frameworks can exchange tensors with it without going through
+ * Python objects. It must live as long as the process. metatensor declares it but does not
+ * use it.
+ */
+typedef struct DLPackExchangeAPI {
+  /**
+   * Version and chain information.
+   */
+  struct DLPackExchangeAPIHeader header;
+  /**
+   * Allocates tensors in the producer's framework.
+   */
+  DLPackManagedTensorAllocator managed_tensor_allocator;
+  /**
+   * Exports a Python tensor object as an owning DLPack tensor.
+   */
+  DLPackManagedTensorFromPyObjectNoSync managed_tensor_from_py_object_no_sync;
+  /**
+   * Wraps an owning DLPack tensor into a Python tensor object.
+   */
+  DLPackManagedTensorToPyObjectNoSync managed_tensor_to_py_object_no_sync;
+  /**
+   * Gives a non-owning view of a Python tensor object.
+   */
+  DLPackDLTensorFromPyObjectNoSync dltensor_from_py_object_no_sync;
+  /**
+   * Gives the stream the framework currently works on for a device.
+   */
+  DLPackCurrentWorkStream current_work_stream;
+} DLPackExchangeAPI;
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif

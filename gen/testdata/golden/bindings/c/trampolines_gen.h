@@ -27,6 +27,11 @@ static inline void mtsgo_call_FixOwnerDeleter(void (*callback)(struct FixOwner *
     callback(self);
 }
 
+/* Calls a FixAllocate. */
+static inline int mtsgo_call_FixAllocate(FixAllocate callback, FixPair *out) {
+    return callback(out);
+}
+
 /* Calls a mts_fix_grow_t. */
 static inline uint8_t *mtsgo_call_fix_grow(mts_fix_grow_t callback, void *user_data, uintptr_t size) {
     return callback(user_data, size);

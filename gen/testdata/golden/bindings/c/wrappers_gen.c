@@ -18,32 +18,25 @@ mts_status_t mts_thing_free(const struct mts_thing_t *thing) {
 
 mts_status_t mts_thing_view(const struct mts_thing_t *thing, const int32_t **values, uintptr_t *rows, uintptr_t *cols, const struct mts_thing_t **result, int64_t *mapping, uintptr_t mapping_count, uint64_t *selected, uintptr_t *selected_count) {
     if (thing == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for thing");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for thing");
     }
     if (values == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for values");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for values");
     }
     if (rows == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for rows");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for rows");
     }
     if (cols == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for cols");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for cols");
     }
     if (result == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for result");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for result");
     }
     if (selected == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for selected");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for selected");
     }
     if (selected_count == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for selected_count");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for selected_count");
     }
     return mtsgo_thing_view((struct mts_thing_t *)thing, (int32_t **)values, rows, cols, (struct mts_thing_t **)result, mapping, mapping_count, selected, selected_count);
 }
@@ -62,48 +55,38 @@ mts_status_t mts_box_free(const struct mts_box_t *box) {
 
 mts_status_t mts_box_take(struct mts_box_t **boxes, uintptr_t boxes_count, struct mts_box_t **first, const char *const **names, uintptr_t *names_count, struct FixOwner *owner, fix_id_t id, const char **text) {
     if (boxes == NULL && boxes_count != 0) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for boxes");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for boxes");
     }
     if (first == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for first");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for first");
     }
     if (names == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for names");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for names");
     }
     if (names_count == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for names_count");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for names_count");
     }
     if (owner == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for owner");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for owner");
     }
     return mtsgo_box_take(boxes, boxes_count, first, (char ***)names, names_count, owner, id, (char **)text);
 }
 
 mts_status_t mts_box_save(uint8_t **buffer, uintptr_t *buffer_count, mts_fix_grow_t grow, char *name, uintptr_t name_size, const struct mts_box_t *box) {
     if (buffer == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer");
     }
     if (buffer_count == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer_count");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer_count");
     }
     if (grow == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: grow can not be NULL");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: grow can not be NULL");
     }
     if (name == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for name");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for name");
     }
     if (box == NULL) {
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for box");
-        return MTS_INVALID_PARAMETER_ERROR;
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for box");
     }
     return mtsgo_box_save(buffer, buffer_count, grow, name, name_size, (struct mts_box_t *)box);
 }

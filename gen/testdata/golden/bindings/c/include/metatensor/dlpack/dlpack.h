@@ -87,6 +87,28 @@ typedef struct FixOwner {
   void (*deleter)(struct FixOwner *self);
 } FixOwner;
 
+/**
+ * A dlpack callback typedef returning a C int.
+ *
+ * @param out Receives a pair.
+ * @returns Zero on success.
+ */
+typedef int (*FixAllocate)(FixPair *out);
+
+/**
+ * A struct whose member is a callback typedef, written after that typedef.
+ */
+typedef struct FixTable {
+  /**
+   * A typedef'd member.
+   */
+  FixAllocate allocate;
+  /**
+   * A pointer to its own type.
+   */
+  struct FixTable *previous;
+} FixTable;
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif
