@@ -94,6 +94,7 @@ functions:
       - {name: values, type: array<int32>, count: missing, doc: dangling}
       - {name: n, type: usize, doc: x}
       - {name: n, type: usize, doc: x}
+      - {name: class, type: usize, doc: a C++ keyword}
 `
 	_, err := spec.Parse([]byte(broken))
 	require.Error(t, err)
@@ -111,6 +112,7 @@ functions:
 		`function mts_a: empty doc`,
 		`count "missing" is not a parameter here`,
 		`parameter n: duplicate parameter name`,
+		`parameter class: "class" is a C or C++ keyword`,
 	} {
 		assert.Contains(t, err.Error(), problem)
 	}

@@ -13,6 +13,13 @@ var (
 	groups         = []string{"errors", "misc", "origins", "labels", "block", "tensormap", "io"}
 	directions     = []string{"in", "out", "inout"}
 	ownerships     = []string{"borrowed", "taken", "returned"}
+	// Keywords of C and C++ can not name anything the headers declare.
+	keywords = strings.Fields(`alignas alignof and asm auto bool break case catch char class const
+		constexpr continue decltype default delete do double else enum explicit export extern false
+		float for friend goto if inline int long mutable namespace new noexcept not nullptr operator
+		or private protected public register restrict return short signed sizeof static struct switch
+		template this throw true try typedef typeid typename union unsigned using virtual void
+		volatile while xor`)
 )
 
 func (api *API) validate() error {
@@ -87,6 +94,7 @@ func (api *API) validate() error {
 		}
 		for _, m := range v.Methods {
 			mwhere := where + " method " + m.Name
+			checkNotKeyword(&p, mwhere, m.Name)
 			checkDoc(&p, mwhere, m.Doc)
 			api.checkReturn(&p, mwhere, &m.Returns, false)
 			api.checkParams(&p, mwhere, m.Params)
@@ -235,6 +243,7 @@ func (api *API) checkParams(p *problems, where string, params []*Param) {
 	byName := map[string]*Param{}
 	for _, param := range params {
 		pwhere := where + " parameter " + param.Name
+		checkNotKeyword(p, pwhere, param.Name)
 		if _, dup := byName[param.Name]; dup {
 			p.add("%s: duplicate parameter name", pwhere)
 		}
@@ -322,6 +331,12 @@ func (api *API) checkFree(p *problems, o *Object) {
 	}
 	if len(f.Params) != 1 || f.Params[0].Type != "object."+o.Name {
 		p.add("object %s: free function %s must take exactly one object.%s", o.Name, o.Free, o.Name)
+	}
+}
+
+func checkNotKeyword(p *problems, where, name string) {
+	if slices.Contains(keywords, name) {
+		p.add("%s: %q is a C or C++ keyword", where, name)
 	}
 }
 

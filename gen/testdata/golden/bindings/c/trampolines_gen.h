@@ -17,9 +17,9 @@ static inline mts_status_t mtsgo_fix_array_shape(const struct mts_fix_array_t *a
     return array->shape(array->ptr, shape, shape_count);
 }
 
-/* Calls mts_fix_array_t.export. */
-static inline mts_status_t mtsgo_fix_array_export(const struct mts_fix_array_t *array, struct FixOwner **owner, const int64_t *stream) {
-    return array->export(array->ptr, owner, stream);
+/* Calls mts_fix_array_t.to_owner. */
+static inline mts_status_t mtsgo_fix_array_to_owner(const struct mts_fix_array_t *array, struct FixOwner **owner, const int64_t *stream) {
+    return array->to_owner(array->ptr, owner, stream);
 }
 
 /* Calls a FixOwnerDeleter. */

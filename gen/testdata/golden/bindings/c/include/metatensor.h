@@ -113,7 +113,7 @@ typedef struct mts_fix_array_t {
    * @param stream Const pointer in. May be NULL.
    * @returns `MTS_SUCCESS`, or an error status whose details `mts_last_error` gives.
    */
-  mts_status_t (*export)(void *array, struct FixOwner **owner, const int64_t *stream);
+  mts_status_t (*to_owner)(void *array, struct FixOwner **owner, const int64_t *stream);
 } mts_fix_array_t;
 
 /**
