@@ -40,7 +40,11 @@ func Outputs(api *spec.API) ([]Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	outputs = append(outputs, Output{"internal/core/status_gen.go", status})
+	dlpack, err := gocore.DLPack(api)
+	if err != nil {
+		return nil, err
+	}
+	outputs = append(outputs, Output{"internal/core/status_gen.go", status}, Output{"internal/core/dlpack_gen.go", dlpack})
 	layer, err := cgo.Generate(api)
 	if err != nil {
 		return nil, err

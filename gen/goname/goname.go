@@ -52,3 +52,23 @@ func Trampoline(owner, member string) string {
 	}
 	return "mtsgo_" + owner + "_" + member
 }
+
+// dlpackValuePrefixes gives the Go constants of each DLPack enum a common prefix, so that
+// core.DeviceCUDA and core.CodeFloat read as what they are.
+var dlpackValuePrefixes = map[string]string{"DLDeviceType": "Device", "DLDataTypeCode": "Code"}
+
+// DLPackEnum names the Go type of a DLPack enum: DLDeviceType gives DeviceType.
+func DLPackEnum(cname string) string {
+	return strings.TrimPrefix(cname, "DL")
+}
+
+// DLPackValue names the Go constant of a DLPack enumerator: kDLCUDAHost of DLDeviceType gives
+// DeviceCUDAHost.
+func DLPackValue(enum, value string) string {
+	prefix, ok := dlpackValuePrefixes[enum]
+	if !ok {
+		prefix = DLPackEnum(enum)
+	}
+	name := strings.TrimPrefix(value, "kDL")
+	return prefix + strings.ToUpper(name[:1]) + strings.ReplaceAll(name[1:], "_", "")
+}

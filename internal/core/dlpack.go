@@ -1,0 +1,124 @@
+package core
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// Device is where an array's memory lives (DLDevice).
+type Device struct {
+	Type DeviceType
+	ID   int32
+}
+
+// CPU is the host device.
+var CPU = Device{Type: DeviceCPU, ID: 0}
+
+// String prints a device as the reference's messages do: "CPU:0", "CUDA:1".
+func (d Device) String() string {
+	return fmt.Sprintf("%s:%d", d.Type, d.ID)
+}
+
+// DType is the element type of an array (DLDataType).
+type DType struct {
+	Code  DataTypeCode
+	Bits  uint8
+	Lanes uint16
+}
+
+// Common element types.
+var (
+	Int32   = DType{Code: CodeInt, Bits: 32, Lanes: 1}
+	Float64 = DType{Code: CodeFloat, Bits: 64, Lanes: 1}
+)
+
+// dtypeFamilies are the short names of each code, as in "f64", "u8", "f8_e4m3fn".
+var dtypeFamilies = map[DataTypeCode]string{
+	CodeInt: "i", CodeUInt: "u", CodeFloat: "f", CodeBfloat: "bfloat", CodeComplex: "complex",
+	CodeOpaqueHandle: "handle",
+	CodeFloat8e3m4:   "f8_e3m4", CodeFloat8e4m3: "f8_e4m3", CodeFloat8e4m3b11fnuz: "f8_e4m3b11fnuz",
+	CodeFloat8e4m3fn: "f8_e4m3fn", CodeFloat8e4m3fnuz: "f8_e4m3fnuz", CodeFloat8e5m2: "f8_e5m2",
+	CodeFloat8e5m2fnuz: "f8_e5m2fnuz", CodeFloat8e8m0fnu: "f8_e8m0fnu", CodeFloat6e2m3fn: "f6_e2m3fn",
+	CodeFloat6e3m2fn: "f6_e3m2fn", CodeFloat4e2m1fn: "f4_e2m1fn",
+}
+
+// String prints a dtype as the reference's messages do: "f64", "i32", "bool", "complex128",
+// with "x<lanes>" for vector types.
+func (t DType) String() string {
+	var name string
+	switch family, ok := dtypeFamilies[t.Code]; {
+	case t.Code == CodeBool && t.Bits == 8:
+		name = "bool"
+	case !ok:
+		name = fmt.Sprintf("%s%d", t.Code, t.Bits)
+	case t.Code >= CodeFloat8e3m4:
+		name = family // the width is part of the name
+	default:
+		name = fmt.Sprintf("%s%d", family, t.Bits)
+	}
+	if t.Lanes != 1 {
+		name += fmt.Sprintf("x%d", t.Lanes)
+	}
+	return name
+}
+
+// ElementSize is the number of bytes of one element, or 0 for sub-byte types.
+func (t DType) ElementSize() int {
+	return int(t.Bits) / 8 * int(t.Lanes)
+}
+
+// DLPackVersion is the version of the DLPack ABI a tensor follows.
+type DLPackVersion struct {
+	Major uint32
+	Minor uint32
+}
+
+// CurrentDLPack is the newest version metatensor asks for and produces.
+var CurrentDLPack = DLPackVersion{Major: 1, Minor: 3}
+
+// DLPack tensor flags.
+const (
+	FlagReadOnly = 1 << 0
+	FlagIsCopied = 1 << 1
+)
+
+// Tensor is a DLPack tensor handed to the core: a strided view of memory plus the deleter
+// that releases it. Whoever holds a Tensor calls Release exactly once.
+type Tensor struct {
+	Version    DLPackVersion
+	Flags      uint64
+	Data       unsafe.Pointer
+	Device     Device
+	DType      DType
+	Shape      []int64
+	Strides    []int64 // nil for row-major contiguous data
+	ByteOffset uint64
+
+	release func()
+}
+
+// NewTensor wraps a view and the function that releases it (nil if nothing to release).
+func NewTensor(view Tensor, release func()) *Tensor {
+	t := view
+	t.release = release
+	return &t
+}
+
+// Release calls the deleter; later calls do nothing, so every deleter runs exactly once.
+func (t *Tensor) Release() {
+	if t == nil || t.release == nil {
+		return
+	}
+	release := t.release
+	t.release = nil
+	release()
+}
+
+// Elements is the number of elements of the tensor.
+func (t *Tensor) Elements() int64 {
+	n := int64(1)
+	for _, d := range t.Shape {
+		n *= d
+	}
+	return n
+}
