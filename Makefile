@@ -78,10 +78,10 @@ install-test: lib headers
 # Regenerates into a scratch directory and fails, printing the diff, when a committed
 # generated file differs.
 check-generated:
-	@rm -rf $(BUILD)/regen
-	@$(GO) run ./gen -spec spec/api.yaml -root $(BUILD)/regen
+	@rm -rf $(BUILD)/_regen
+	@$(GO) run ./gen -spec spec/api.yaml -root $(BUILD)/_regen
 	@stale=0; for file in $$($(GO) run ./gen -list); do \
-		diff -u $$file $(BUILD)/regen/$$file || stale=1; \
+		diff -u $$file $(BUILD)/_regen/$$file || stale=1; \
 	done; \
 	if [ $$stale -ne 0 ]; then echo "generated files are stale: run 'go generate ./...' and commit"; exit 1; fi; \
 	echo "generated files are up to date"

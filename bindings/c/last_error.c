@@ -92,3 +92,17 @@ mts_status_t mtsgo_fail(mts_status_t status, const char *message) {
     mtsgo_record_error(message, strlen(message));
     return status;
 }
+
+void mtsgo_callback_failed(const char *context, size_t length) {
+    const char *old = current.message != NULL ? current.message : "";
+    size_t old_length = strlen(old);
+    char *message = malloc(length + 2 + old_length + 1);
+    if (message == NULL) {
+        return;
+    }
+    memcpy(message, context, length);
+    memcpy(message + length, ": ", 2);
+    memcpy(message + length + 2, old, old_length + 1);
+    free(current.message);
+    current.message = message;
+}

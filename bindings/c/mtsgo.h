@@ -15,6 +15,14 @@ void mtsgo_record_error(const char *message, size_t length);
 /* mtsgo_record_error for a NUL-terminated message; returns `status` for tail calls. */
 mts_status_t mtsgo_fail(mts_status_t status, const char *message);
 
+/* Marks the current error as coming from a failed callback: the message becomes
+ * "<context>: <message>", the origin and data the callback stored are kept. */
+void mtsgo_callback_failed(const char *context, size_t length);
+
+/* Allocates a DLPack tensor whose shape, strides and data live in the same malloc'd block;
+ * its deleter frees the block. Used to hand data made by Go to C callbacks. */
+DLManagedTensorVersioned *mtsgo_managed_tensor_new(int32_t ndim, size_t data_bytes);
+
 /* Non-zero until mts_disable_panic_printing is called. */
 int mtsgo_panic_printing_enabled(void);
 

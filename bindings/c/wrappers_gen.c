@@ -137,6 +137,9 @@ mts_status_t mts_labels_select(const struct mts_labels_t *labels, const struct m
 }
 
 mts_status_t mts_labels_free(const struct mts_labels_t *labels) {
+    if (labels == NULL) {
+        return MTS_SUCCESS;
+    }
     return mtsgo_labels_free((struct mts_labels_t *)labels);
 }
 
@@ -177,6 +180,9 @@ struct mts_block_t *mts_block(struct mts_array_t data, const struct mts_labels_t
 }
 
 mts_status_t mts_block_free(struct mts_block_t *block) {
+    if (block == NULL) {
+        return MTS_SUCCESS;
+    }
     return mtsgo_block_free(block);
 }
 
@@ -278,6 +284,9 @@ struct mts_tensormap_t *mts_tensormap(const struct mts_labels_t *keys, struct mt
 }
 
 mts_status_t mts_tensormap_free(struct mts_tensormap_t *tensor) {
+    if (tensor == NULL) {
+        return MTS_SUCCESS;
+    }
     return mtsgo_tensormap_free(tensor);
 }
 
@@ -433,17 +442,17 @@ mts_status_t mts_labels_save(const char *path, const struct mts_labels_t *labels
 }
 
 mts_status_t mts_labels_save_buffer(uint8_t **buffer, uintptr_t *buffer_count, void *realloc_user_data, mts_realloc_buffer_t realloc, const struct mts_labels_t *labels) {
+    if (labels == NULL) {
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for labels");
+    }
+    if (realloc == NULL) {
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: realloc callback can not be NULL in mts_labels_save_buffer");
+    }
     if (buffer == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer");
     }
     if (buffer_count == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer_count");
-    }
-    if (realloc == NULL) {
-        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: realloc callback can not be NULL in mts_labels_save_buffer");
-    }
-    if (labels == NULL) {
-        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for labels");
     }
     return mtsgo_labels_save_buffer(buffer, buffer_count, realloc_user_data, realloc, (struct mts_labels_t *)labels);
 }
@@ -483,6 +492,9 @@ mts_status_t mts_block_save(const char *path, const struct mts_block_t *block) {
 }
 
 mts_status_t mts_block_save_buffer(uint8_t **buffer, uintptr_t *buffer_count, void *realloc_user_data, mts_realloc_buffer_t realloc, const struct mts_block_t *block) {
+    if (block == NULL) {
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
+    }
     if (buffer == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer");
     }
@@ -491,9 +503,6 @@ mts_status_t mts_block_save_buffer(uint8_t **buffer, uintptr_t *buffer_count, vo
     }
     if (realloc == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: realloc callback can not be NULL in mts_block_save_buffer");
-    }
-    if (block == NULL) {
-        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
     }
     return mtsgo_block_save_buffer(buffer, buffer_count, realloc_user_data, realloc, (struct mts_block_t *)block);
 }
@@ -533,6 +542,9 @@ mts_status_t mts_tensormap_save(const char *path, const struct mts_tensormap_t *
 }
 
 mts_status_t mts_tensormap_save_buffer(uint8_t **buffer, uintptr_t *buffer_count, void *realloc_user_data, mts_realloc_buffer_t realloc, const struct mts_tensormap_t *tensor) {
+    if (tensor == NULL) {
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
+    }
     if (buffer == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer");
     }
@@ -541,9 +553,6 @@ mts_status_t mts_tensormap_save_buffer(uint8_t **buffer, uintptr_t *buffer_count
     }
     if (realloc == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: realloc callback can not be NULL in mts_tensormap_save_buffer");
-    }
-    if (tensor == NULL) {
-        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
     }
     return mtsgo_tensormap_save_buffer(buffer, buffer_count, realloc_user_data, realloc, (struct mts_tensormap_t *)tensor);
 }

@@ -15,6 +15,7 @@ package cgo
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -263,9 +264,15 @@ func cWrappers(api *spec.API) []byte {
 				release = append(release, fmt.Sprintf("        %s(&%s);\n", goname.Trampoline(p.T.Vtable.Name, "destroy"), p.Name))
 			}
 		}
+		if o := api.FreeFunctionOf(fn); o != nil {
+			// Releasing NULL is a no-op, whatever the state of the core.
+			fmt.Fprintf(&b, "    if (%s == NULL) {\n        return MTS_SUCCESS;\n    }\n", fn.Params[0].Name)
+		}
 		var args []string
 		for _, p := range fn.Params {
 			args = append(args, castForExport(p))
+		}
+		for _, p := range checkOrder(fn) {
 			cond := nullCondition(fn, p)
 			if cond == "" {
 				continue
@@ -286,6 +293,25 @@ func cWrappers(api *spec.API) []byte {
 		}
 	}
 	return []byte(b.String())
+}
+
+// checkOrder lists the parameters in the order their argument checks run: the spec's
+// check_order first, then the others in parameter order.
+func checkOrder(fn *spec.Function) []*spec.Param {
+	var ordered []*spec.Param
+	for _, name := range fn.CheckOrder {
+		for _, p := range fn.Params {
+			if p.Name == name {
+				ordered = append(ordered, p)
+			}
+		}
+	}
+	for _, p := range fn.Params {
+		if !slices.Contains(fn.CheckOrder, p.Name) {
+			ordered = append(ordered, p)
+		}
+	}
+	return ordered
 }
 
 // castForExport passes a parameter to the unqualified prototype cgo exports.

@@ -115,6 +115,9 @@ type Function struct {
 	Params        []*Param `yaml:"params"`
 	ImplementedIn string   `yaml:"implemented_in"`
 	Pending       bool     `yaml:"pending"`
+	// CheckOrder lists parameters whose argument checks run first, in this order (the
+	// reference does not always check in parameter order).
+	CheckOrder []string `yaml:"check_order"`
 }
 
 // Return describes what a function, callback or method returns.

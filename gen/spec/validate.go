@@ -117,6 +117,11 @@ func (api *API) validate() error {
 		}
 		api.checkReturn(&p, where, &f.Returns, true)
 		api.checkParams(&p, where, f.Params)
+		for _, name := range f.CheckOrder {
+			if !slices.ContainsFunc(f.Params, func(param *Param) bool { return param.Name == name }) {
+				p.add("%s: check_order names %q, which is not a parameter", where, name)
+			}
+		}
 	}
 	return p.err()
 }
@@ -319,6 +324,16 @@ func (api *API) checkParams(p *problems, where string, params []*Param) {
 			}
 		}
 	}
+}
+
+// FreeFunctionOf gives the object a function releases, or nil when it is not a free function.
+func (api *API) FreeFunctionOf(f *Function) *Object {
+	for _, o := range api.Objects {
+		if o.Free == f.Name {
+			return o
+		}
+	}
+	return nil
 }
 
 // checkFree makes sure every object type can be released: its free function exists and

@@ -122,3 +122,47 @@ func (t *Tensor) Elements() int64 {
 	}
 	return n
 }
+
+// IsRowMajor tells whether the tensor's elements are laid out contiguously in row-major
+// order, in which case its memory can be read as one block.
+func (t *Tensor) IsRowMajor() bool {
+	if t.Strides == nil {
+		return true
+	}
+	expected := int64(1)
+	for axis := len(t.Shape) - 1; axis >= 0; axis-- {
+		// The stride of an axis of size 1 never matters.
+		if t.Shape[axis] != 1 && t.Strides[axis] != expected {
+			return false
+		}
+		expected *= t.Shape[axis]
+	}
+	return true
+}
+
+// CopyContiguous writes the elements of a CPU tensor into dst in row-major order, following
+// the tensor's strides and byte offset. dst holds exactly Elements() * ElementSize() bytes.
+func CopyContiguous(dst []byte, t *Tensor) {
+	size := int64(t.DType.ElementSize())
+	base := unsafe.Add(t.Data, t.ByteOffset)
+	if t.IsRowMajor() {
+		copy(dst, unsafe.Slice((*byte)(base), len(dst)))
+		return
+	}
+	ndim := len(t.Shape)
+	index := make([]int64, ndim)
+	for position := int64(0); position*size < int64(len(dst)); position++ {
+		offset := int64(0)
+		for axis, i := range index {
+			offset += i * t.Strides[axis]
+		}
+		copy(dst[position*size:(position+1)*size], unsafe.Slice((*byte)(unsafe.Add(base, offset*size)), size))
+		for axis := ndim - 1; axis >= 0; axis-- {
+			index[axis]++
+			if index[axis] < t.Shape[axis] {
+				break
+			}
+			index[axis] = 0
+		}
+	}
+}

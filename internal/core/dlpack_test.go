@@ -2,6 +2,7 @@ package core
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -28,4 +29,22 @@ func TestTensorReleaseRunsOnce(t *testing.T) {
 	tensor.Release()
 	tensor.Release()
 	assert.Equal(t, 1, calls)
+}
+
+func TestCopyContiguousFollowsStridesAndOffset(t *testing.T) {
+	// A 3x2 view, transposed, of a 2x3 int32 matrix stored after one element of padding.
+	storage := []int32{-1, 1, 2, 3, 4, 5, 6}
+	tensor := &Tensor{
+		Data: unsafe.Pointer(&storage[0]), Device: CPU, DType: Int32,
+		Shape: []int64{3, 2}, Strides: []int64{1, 3}, ByteOffset: 4,
+	}
+	assert.False(t, tensor.IsRowMajor())
+	out := make([]int32, 6)
+	CopyContiguous(unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 24), tensor)
+	assert.Equal(t, []int32{1, 4, 2, 5, 3, 6}, out)
+
+	contiguous := &Tensor{Data: unsafe.Pointer(&storage[1]), DType: Int32, Shape: []int64{2, 3}, Strides: []int64{3, 1}}
+	assert.True(t, contiguous.IsRowMajor())
+	CopyContiguous(unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 24), contiguous)
+	assert.Equal(t, []int32{1, 2, 3, 4, 5, 6}, out)
 }

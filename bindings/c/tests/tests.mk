@@ -21,7 +21,7 @@ MTS_TEST_BUILD ?= build/c-tests
 MTS_TEST_CC ?= cc
 MTS_TEST_RUNNER ?=
 
-MTS_C_TESTS := test_errors test_version test_origins test_panic_printing
+MTS_C_TESTS := test_errors test_version test_origins test_panic_printing test_null_arguments
 MTS_C_TEST_BINS := $(addprefix $(MTS_TEST_BUILD)/,$(MTS_C_TESTS))
 
 $(MTS_C_TEST_BINS): $(MTS_TEST_BUILD)/%: $(MTS_TEST_SRCDIR)%.c $(MTS_TEST_SRCDIR)check.h

@@ -13,6 +13,9 @@ const struct mts_thing_t *mts_thing(const char *const *names, uintptr_t names_co
 }
 
 mts_status_t mts_thing_free(const struct mts_thing_t *thing) {
+    if (thing == NULL) {
+        return MTS_SUCCESS;
+    }
     return mtsgo_thing_free((struct mts_thing_t *)thing);
 }
 
@@ -50,6 +53,9 @@ struct mts_box_t *mts_box(const struct mts_thing_t *const *parts, uintptr_t part
 }
 
 mts_status_t mts_box_free(const struct mts_box_t *box) {
+    if (box == NULL) {
+        return MTS_SUCCESS;
+    }
     return mtsgo_box_free((struct mts_box_t *)box);
 }
 
@@ -73,20 +79,20 @@ mts_status_t mts_box_take(struct mts_box_t **boxes, uintptr_t boxes_count, struc
 }
 
 mts_status_t mts_box_save(uint8_t **buffer, uintptr_t *buffer_count, mts_fix_grow_t grow, char *name, uintptr_t name_size, const struct mts_box_t *box) {
+    if (box == NULL) {
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for box");
+    }
+    if (grow == NULL) {
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: grow can not be NULL");
+    }
     if (buffer == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer");
     }
     if (buffer_count == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer_count");
     }
-    if (grow == NULL) {
-        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: grow can not be NULL");
-    }
     if (name == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for name");
-    }
-    if (box == NULL) {
-        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for box");
     }
     return mtsgo_box_save(buffer, buffer_count, grow, name, name_size, (struct mts_box_t *)box);
 }
