@@ -62,7 +62,7 @@ MTS_TEST_INCLUDE := $(INCLUDE)
 MTS_TEST_LIBDIR := $(abspath $(BUILD)/lib)
 MTS_TEST_BUILD := $(BUILD)/c-tests
 include bindings/c/tests/tests.mk
-c-tests: lib headers
+$(MTS_C_TEST_BINS): | lib headers
 
 abi-tests: lib headers reference
 	bash tests/abi/run.sh $(REFERENCE)/include $(REFERENCE)/lib/libmetatensor.so \
