@@ -33,9 +33,8 @@ func missing(member string) error {
 func failed(member string) error {
 	context := "calling mts_array_t." + member + " failed"
 	C.mtsgo_callback_failed((*C.char)(unsafe.Pointer(unsafe.StringData(context))), C.size_t(len(context)))
-	var message *C.char
-	C.mts_last_error(&message, nil, nil)
-	return &core.Error{Status: core.CallbackError, Message: C.GoString(message)}
+	message, _ := lastError()
+	return &core.Error{Status: core.CallbackError, Message: message}
 }
 
 func (a *cArray) Origin() (core.Origin, error) {

@@ -31,6 +31,13 @@ func recordError(err error) C.mts_status_t {
 	return C.mts_status_t(e.Status)
 }
 
+// lastError reads the calling thread's last error message and origin.
+func lastError() (message, origin string) {
+	var cMessage, cOrigin *C.char
+	C.mts_last_error(&cMessage, &cOrigin, nil)
+	return C.GoString(cMessage), C.GoString(cOrigin)
+}
+
 // statusOf turns the result of an impl* function into the status the C caller gets.
 func statusOf(err error) C.mts_status_t {
 	if err == nil {
