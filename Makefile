@@ -64,9 +64,12 @@ MTS_TEST_BUILD := $(BUILD)/c-tests
 include bindings/c/tests/tests.mk
 $(MTS_C_TEST_BINS): | lib headers
 
+# run.sh compares our header and library with the reference's; selftest.py shows each check
+# fails on a deliberately broken copy of the reference header or library.
 abi-tests: lib headers reference
 	bash tests/abi/run.sh $(REFERENCE)/include $(REFERENCE)/lib/libmetatensor.so \
 		$(INCLUDE) $(LIB) $(BUILD)/abi
+	$(PYTHON) tests/abi/selftest.py $(REFERENCE)/include $(REFERENCE)/lib/libmetatensor.so $(BUILD)/abi-selftest
 
 # Installs into a scratch prefix, then builds a program through CMake's find_package and
 # through pkg-config, as a user of the installed library would.
