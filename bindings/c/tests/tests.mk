@@ -22,9 +22,13 @@ MTS_TEST_CC ?= cc
 MTS_TEST_RUNNER ?=
 
 MTS_C_TESTS := test_errors test_version test_origins test_panic_printing test_null_arguments
+# Tests of functions our library does not implement yet: built against our header (so they
+# prove it compiles them) but only run against the reference, until their issue lands.
+MTS_C_TESTS_PENDING := test_labels
 MTS_C_TEST_BINS := $(addprefix $(MTS_TEST_BUILD)/,$(MTS_C_TESTS))
+MTS_C_TEST_PENDING_BINS := $(addprefix $(MTS_TEST_BUILD)/,$(MTS_C_TESTS_PENDING))
 
-$(MTS_C_TEST_BINS): $(MTS_TEST_BUILD)/%: $(MTS_TEST_SRCDIR)%.c $(MTS_TEST_SRCDIR)check.h
+$(MTS_C_TEST_BINS) $(MTS_C_TEST_PENDING_BINS): $(MTS_TEST_BUILD)/%: $(MTS_TEST_SRCDIR)%.c $(MTS_TEST_SRCDIR)check.h $(MTS_TEST_SRCDIR)test_array.h
 	@test -n "$(MTS_TEST_INCLUDE)" || { echo "tests.mk: MTS_TEST_INCLUDE is not set" >&2; exit 1; }
 	@test -n "$(MTS_TEST_LIBDIR)" || { echo "tests.mk: MTS_TEST_LIBDIR is not set" >&2; exit 1; }
 	@mkdir -p $(@D)
@@ -32,7 +36,7 @@ $(MTS_C_TEST_BINS): $(MTS_TEST_BUILD)/%: $(MTS_TEST_SRCDIR)%.c $(MTS_TEST_SRCDIR
 		-L$(MTS_TEST_LIBDIR) -lmetatensor -Wl,-rpath,$(MTS_TEST_LIBDIR) -pthread
 
 .PHONY: c-tests
-c-tests: $(MTS_C_TEST_BINS)
+c-tests: $(MTS_C_TEST_BINS) $(MTS_C_TEST_PENDING_BINS)
 	@failed=""; \
 	for test in $(MTS_C_TEST_BINS); do \
 		echo "=== $$test"; \
