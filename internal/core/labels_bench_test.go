@@ -1,0 +1,232 @@
+package core
+
+import (
+	"testing"
+)
+
+var benchNames = []string{"a", "b", "c"}
+
+// benchValues gives the reference benchmark's rows: (i, j, k) for i, j, k < 100, sorted.
+func benchValues() []int32 {
+	values := make([]int32, 0, 3*1_000_000)
+	for i := range int32(100) {
+		for j := range int32(100) {
+			for k := range int32(100) {
+				values = append(values, i, j, k)
+			}
+		}
+	}
+	return values
+}
+
+// benchShuffled gives the same rows in a scrambled order (a fixed permutation).
+func benchShuffled() []int32 {
+	values := benchValues()
+	rng := newTestRand(5)
+	count := len(values) / 3
+	for i := count - 1; i > 0; i-- {
+		j := rng.IntN(i + 1)
+		for k := range 3 {
+			values[3*i+k], values[3*j+k] = values[3*j+k], values[3*i+k]
+		}
+	}
+	return values
+}
+
+func benchLabels(b *testing.B, values []int32) *Labels {
+	b.Helper()
+	l, err := NewLabels(benchNames, values, len(values)/3)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return l
+}
+
+// Labels/small of the reference: checked creation of 5x3 labels.
+func BenchmarkLabelsSmall(b *testing.B) {
+	values := []int32{0, 1, 2, 1, 2, 3, 2, 3, 4, 3, 4, 5, 4, 5, 6}
+	for b.Loop() {
+		if _, err := NewLabels(benchNames, values, 5); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// Labels/large of the reference: checked creation of 1e6x3 sorted labels.
+func BenchmarkLabelsLarge(b *testing.B) {
+	values := benchValues()
+	for b.Loop() {
+		if _, err := NewLabels(benchNames, values, 1_000_000); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// Checked creation of the same rows, shuffled: the check builds the index.
+func BenchmarkLabelsLargeUnsorted(b *testing.B) {
+	values := benchShuffled()
+	for b.Loop() {
+		if _, err := NewLabels(benchNames, values, 1_000_000); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// Checked creation then one lookup, which builds the index of sorted labels.
+func BenchmarkLabelsLargeThenPosition(b *testing.B) {
+	values := benchValues()
+	for b.Loop() {
+		l, err := NewLabels(benchNames, values, 1_000_000)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if p, _ := l.Position([]int32{99, 99, 99}); p != 999_999 {
+			b.Fatal(p)
+		}
+	}
+}
+
+// Labels/large_assume_unique of the reference: nothing read at creation.
+func BenchmarkLabelsLargeAssumeUnique(b *testing.B) {
+	values := benchValues()
+	for b.Loop() {
+		if _, err := NewLabelsAssumeUnique(benchNames, values, 1_000_000); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// Creation with assume-unique then one lookup: the index is built lazily.
+func BenchmarkLabelsLargeAssumeUniqueThenPosition(b *testing.B) {
+	values := benchValues()
+	for b.Loop() {
+		l, err := NewLabelsAssumeUnique(benchNames, values, 1_000_000)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if p, _ := l.Position([]int32{99, 99, 99}); p != 999_999 {
+			b.Fatal(p)
+		}
+	}
+}
+
+// One lookup (present rows, spread over the labels) in 1e6x3 labels with a built index.
+func BenchmarkLabelsPosition(b *testing.B) {
+	l := benchLabels(b, benchValues())
+	_, _ = l.Position([]int32{0, 0, 0})
+	rows := make([][]int32, 4096)
+	rng := newTestRand(6)
+	for i := range rows {
+		rows[i] = l.Row(rng.IntN(l.Count()))
+	}
+	i := 0
+	for b.Loop() {
+		if p, _ := l.Position(rows[i&4095]); p < 0 {
+			b.Fatal(p)
+		}
+		i++
+	}
+}
+
+// One lookup of an absent row in 1e6x3 labels.
+func BenchmarkLabelsPositionMissing(b *testing.B) {
+	l := benchLabels(b, benchValues())
+	rows := make([][]int32, 4096)
+	rng := newTestRand(7)
+	for i := range rows {
+		rows[i] = []int32{rng.Int32N(100), rng.Int32N(100), 100 + rng.Int32N(100)}
+	}
+	_, _ = l.Position(rows[0])
+	i := 0
+	for b.Loop() {
+		if p, _ := l.Position(rows[i&4095]); p >= 0 {
+			b.Fatal(p)
+		}
+		i++
+	}
+}
+
+// benchPair gives two 1e6x3 labels sharing half their rows: first is i < 100 (sorted),
+// second i in 50..149, sorted or shuffled. Both have their index built: the hash path does
+// not pay for it, and the merge path does not use it.
+func benchPair(b *testing.B, sorted bool) (*Labels, *Labels) {
+	first := benchLabels(b, benchValues())
+	shifted := benchShuffled()
+	if sorted {
+		shifted = benchValues()
+	}
+	for r := 0; r < len(shifted); r += 3 {
+		shifted[r] += 50
+	}
+	second := benchLabels(b, shifted)
+	_, _ = first.Position([]int32{0, 0, 0})
+	_, _ = second.Position([]int32{0, 0, 0})
+	return first, second
+}
+
+func benchUnion(b *testing.B, sorted bool) {
+	first, second := benchPair(b, sorted)
+	for b.Loop() {
+		if u, _, _, err := Union(first, second); err != nil || u.Count() != 1_500_000 {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchIntersection(b *testing.B, sorted bool) {
+	first, second := benchPair(b, sorted)
+	for b.Loop() {
+		if u, _, _, err := Intersection(first, second); err != nil || u.Count() != 500_000 {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchDifference(b *testing.B, sorted bool) {
+	first, second := benchPair(b, sorted)
+	for b.Loop() {
+		if u, _, err := Difference(first, second); err != nil || u.Count() != 500_000 {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkLabelsUnion(b *testing.B)              { benchUnion(b, false) }
+func BenchmarkLabelsUnionSorted(b *testing.B)        { benchUnion(b, true) }
+func BenchmarkLabelsIntersection(b *testing.B)       { benchIntersection(b, false) }
+func BenchmarkLabelsIntersectionSorted(b *testing.B) { benchIntersection(b, true) }
+func BenchmarkLabelsDifference(b *testing.B)         { benchDifference(b, false) }
+func BenchmarkLabelsDifferenceSorted(b *testing.B)   { benchDifference(b, true) }
+
+// Select with the same dimensions: 1e5 entries looked up in 1e6 labels.
+func BenchmarkLabelsSelectSameDimensions(b *testing.B) {
+	l := benchLabels(b, benchValues())
+	_, _ = l.Position([]int32{0, 0, 0})
+	selection := benchLabels(b, benchShuffled()[:300_000])
+	for b.Loop() {
+		if s, err := Select(l, selection); err != nil || len(s) != 100_000 {
+			b.Fatal(err)
+		}
+	}
+}
+
+// Select on two of three dimensions: every one of the 1e6 entries is projected and looked up
+// in a selection of 1000 (j, k) pairs.
+func BenchmarkLabelsSelectSubset(b *testing.B) {
+	l := benchLabels(b, benchValues())
+	values := []int32{}
+	for j := range int32(10) {
+		for k := range int32(100) {
+			values = append(values, 10*j, k)
+		}
+	}
+	selection, err := NewLabels([]string{"b", "c"}, values, 1000)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if s, err := Select(l, selection); err != nil || len(s) != 100_000 {
+			b.Fatal(len(s), err)
+		}
+	}
+}

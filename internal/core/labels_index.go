@@ -1,0 +1,254 @@
+package core
+
+import (
+	"math"
+	"math/bits"
+)
+
+// The hash index maps a row's values to its position. It is an open-addressing table with
+// linear probing that stores row positions only: the rows themselves stay in the labels'
+// values, so the table costs 4 bytes a slot and building it copies nothing. The table is
+// never resized: its capacity is known before the first insertion.
+//
+// A slot holds position+1 in its low bits (0 marks an empty slot) and, in the high bits that
+// positions do not need (12 of them for a million rows), a tag: more bits of the row's hash.
+// A probe passing a slot whose tag differs knows the rows differ without reading the row,
+// which is a cache miss in large labels.
+
+// maxIndexedCount is the largest number of rows an index can hold: slots store position+1
+// in a uint32, 0 marking an empty slot.
+const maxIndexedCount = math.MaxUint32 - 1
+
+// Odd 64-bit multipliers with well spread bits (the wyhash constants).
+const (
+	hashK0 = 0xa0761d6478bd642f
+	hashK1 = 0xe7037ed1a0b428db
+	hashK2 = 0x8ebc6af09c88c6e3
+)
+
+// mix folds the 128-bit product of a and b into 64 bits: one multiplication spreads every
+// input bit over the high bits, which pick the slot.
+func mix(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	return hi ^ lo
+}
+
+// pack puts two values side by side in one word, so two dimensions cost one multiplication.
+func pack(a, b int32) uint64 { return uint64(uint32(a)) | uint64(uint32(b))<<32 }
+
+func hash1(a int32) uint64       { return mix(uint64(uint32(a))^hashK0, hashK1) }
+func hash2(a, b int32) uint64    { return mix(pack(a, b)^hashK0, hashK1) }
+func hash3(a, b, c int32) uint64 { return mix(hash2(a, b)^uint64(uint32(c)), hashK2) }
+func hash4(a, b, c, d int32) uint64 {
+	return mix(hash2(a, b)^pack(c, d), hashK2)
+}
+
+// hashN hashes rows of any width, two values at a time.
+func hashN(row []int32) uint64 {
+	h := uint64(hashK0)
+	i := 0
+	for ; i+1 < len(row); i += 2 {
+		h = mix(h^pack(row[i], row[i+1]), hashK1)
+	}
+	if i < len(row) {
+		h = mix(h^uint64(uint32(row[i])), hashK2)
+	}
+	return h
+}
+
+func hashRow(row []int32) uint64 {
+	switch len(row) {
+	case 1:
+		return hash1(row[0])
+	case 2:
+		return hash2(row[0], row[1])
+	case 3:
+		return hash3(row[0], row[1], row[2])
+	case 4:
+		return hash4(row[0], row[1], row[2], row[3])
+	}
+	return hashN(row)
+}
+
+type labelsIndex struct {
+	slots   []uint32 // tag | position+1, 0 for an empty slot
+	shift   uint     // 64 - log2(len(slots)): a hash's top bits give its first slot
+	posBits uint     // number of low bits of a slot holding position+1
+	posMask uint32   // 1<<posBits - 1
+}
+
+// newLabelsIndex makes an empty index for up to count rows, kept at most half full so that
+// probe chains stay short (about 1.5 slots for a hit, 2.5 for a miss).
+func newLabelsIndex(count int) *labelsIndex {
+	n := 8
+	for n < 2*count {
+		n <<= 1
+	}
+	posBits := uint(max(1, bits.Len64(uint64(count))))
+	return &labelsIndex{
+		slots:   make([]uint32, n),
+		shift:   uint(64 - bits.TrailingZeros(uint(n))),
+		posBits: posBits,
+		posMask: uint32(uint64(1)<<posBits - 1),
+	}
+}
+
+// tag gives the high bits of the slot of a row with hash h: its low bits, shifted past the
+// position (none at all when positions need every bit).
+func (ix *labelsIndex) tag(h uint64) uint32 { return uint32(h) << ix.posBits }
+
+// buildLabelsIndex indexes every row of values, assumed unique. Should they not be (labels
+// made with assume-unique by a careless caller), the first occurrence is the one found:
+// linear probing without deletion keeps earlier insertions earlier in every chain.
+func buildLabelsIndex(values []int32, size, count int) *labelsIndex {
+	ix := newLabelsIndex(count)
+	ix.insertAllNew(values, size, 0, count)
+	return ix
+}
+
+// find gives the position of row in values (the rows this index was built over), or -1.
+// It hashes and probes in one switch on the width: a hot path, called once per entry.
+func (ix *labelsIndex) find(values, row []int32) int {
+	var found int
+	switch len(row) {
+	case 1:
+		h := hash1(row[0])
+		found, _ = ix.probe1(values, row[0], h, h>>ix.shift)
+	case 2:
+		h := hash2(row[0], row[1])
+		found, _ = ix.probe2(values, row[0], row[1], h, h>>ix.shift)
+	case 3:
+		h := hash3(row[0], row[1], row[2])
+		found, _ = ix.probe3(values, row[0], row[1], row[2], h, h>>ix.shift)
+	case 4:
+		h := hash4(row[0], row[1], row[2], row[3])
+		found, _ = ix.probe4(values, row[0], row[1], row[2], row[3], h, h>>ix.shift)
+	default:
+		h := hashN(row)
+		found, _ = ix.probeN(values, row, h, h>>ix.shift)
+	}
+	return found
+}
+
+// probeFrom walks the chain of row's hash h from its slot i. It returns the position of the
+// equal row and its slot, or -1 and the empty slot that ends the chain (where row would go).
+func (ix *labelsIndex) probeFrom(values, row []int32, h, i uint64) (int, uint64) {
+	switch len(row) {
+	case 1:
+		return ix.probe1(values, row[0], h, i)
+	case 2:
+		return ix.probe2(values, row[0], row[1], h, i)
+	case 3:
+		return ix.probe3(values, row[0], row[1], row[2], h, i)
+	case 4:
+		return ix.probe4(values, row[0], row[1], row[2], row[3], h, i)
+	}
+	return ix.probeN(values, row, h, i)
+}
+
+// Widths 1 to 4 have their own probe, so that comparisons work on registers, not slices.
+
+func (ix *labelsIndex) probe1(values []int32, a int32, h, i uint64) (int, uint64) {
+	slots, mask := ix.slots, uint64(len(ix.slots)-1)
+	tag, posMask := ix.tag(h), ix.posMask
+	for ; ; i = (i + 1) & mask {
+		s := slots[i]
+		if s == 0 {
+			return -1, i
+		}
+		if s&^posMask != tag {
+			continue
+		}
+		p := int(s&posMask) - 1
+		if values[p] == a {
+			return p, i
+		}
+	}
+}
+
+func (ix *labelsIndex) probe2(values []int32, a, b int32, h, i uint64) (int, uint64) {
+	slots, mask := ix.slots, uint64(len(ix.slots)-1)
+	tag, posMask := ix.tag(h), ix.posMask
+	for ; ; i = (i + 1) & mask {
+		s := slots[i]
+		if s == 0 {
+			return -1, i
+		}
+		if s&^posMask != tag {
+			continue
+		}
+		p := int(s&posMask) - 1
+		r := values[2*p : 2*p+2 : 2*p+2]
+		if r[0] == a && r[1] == b {
+			return p, i
+		}
+	}
+}
+
+func (ix *labelsIndex) probe3(values []int32, a, b, c int32, h, i uint64) (int, uint64) {
+	slots, mask := ix.slots, uint64(len(ix.slots)-1)
+	tag, posMask := ix.tag(h), ix.posMask
+	for ; ; i = (i + 1) & mask {
+		s := slots[i]
+		if s == 0 {
+			return -1, i
+		}
+		if s&^posMask != tag {
+			continue
+		}
+		p := int(s&posMask) - 1
+		r := values[3*p : 3*p+3 : 3*p+3]
+		if r[0] == a && r[1] == b && r[2] == c {
+			return p, i
+		}
+	}
+}
+
+func (ix *labelsIndex) probe4(values []int32, a, b, c, d int32, h, i uint64) (int, uint64) {
+	slots, mask := ix.slots, uint64(len(ix.slots)-1)
+	tag, posMask := ix.tag(h), ix.posMask
+	for ; ; i = (i + 1) & mask {
+		s := slots[i]
+		if s == 0 {
+			return -1, i
+		}
+		if s&^posMask != tag {
+			continue
+		}
+		p := int(s&posMask) - 1
+		r := values[4*p : 4*p+4 : 4*p+4]
+		if r[0] == a && r[1] == b && r[2] == c && r[3] == d {
+			return p, i
+		}
+	}
+}
+
+func (ix *labelsIndex) probeN(values, row []int32, h, i uint64) (int, uint64) {
+	slots, mask := ix.slots, uint64(len(ix.slots)-1)
+	tag, posMask := ix.tag(h), ix.posMask
+	size := len(row)
+	for ; ; i = (i + 1) & mask {
+		s := slots[i]
+		if s == 0 {
+			return -1, i
+		}
+		if s&^posMask != tag {
+			continue
+		}
+		p := int(s&posMask) - 1
+		if rowsEqual(values[size*p:size*p+size:size*p+size], row) {
+			return p, i
+		}
+	}
+}
+
+// rowsEqual compares two rows of the same width.
+func rowsEqual(a, b []int32) bool {
+	b = b[:len(a)]
+	for k := range a {
+		if a[k] != b[k] {
+			return false
+		}
+	}
+	return true
+}

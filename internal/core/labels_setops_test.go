@@ -1,0 +1,199 @@
+package core
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func pairs(t testing.TB, values ...int32) *Labels {
+	t.Helper()
+	l, err := NewLabels([]string{"aa", "bb"}, values, len(values)/2)
+	require.NoError(t, err)
+	return l
+}
+
+func TestUnion(t *testing.T) {
+	first := pairs(t, 0, 1, 1, 2)
+	second := pairs(t, 2, 3, 1, 2, 4, 5)
+
+	union, fm, sm, err := Union(first, second)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"aa", "bb"}, union.Names())
+	assert.Equal(t, []int32{0, 1, 1, 2, 2, 3, 4, 5}, union.Values())
+	assert.Equal(t, []int64{0, 1}, fm)
+	assert.Equal(t, []int64{2, 1, 3}, sm)
+
+	union, fm, sm, err = Union(second, first)
+	require.NoError(t, err)
+	assert.Equal(t, []int32{2, 3, 1, 2, 4, 5, 0, 1}, union.Values())
+	assert.Equal(t, []int64{0, 1, 2}, fm)
+	assert.Equal(t, []int64{3, 1}, sm)
+	assert.False(t, union.IsSorted())
+
+	empty := pairs(t)
+	union, fm, sm, err = Union(first, empty)
+	require.NoError(t, err)
+	assert.Equal(t, []int32{0, 1, 1, 2}, union.Values())
+	assert.Equal(t, []int64{0, 1}, fm)
+	assert.Empty(t, sm)
+
+	union, fm, sm, err = Union(empty, second)
+	require.NoError(t, err)
+	assert.Equal(t, second.Values(), union.Values())
+	assert.Empty(t, fm)
+	assert.Equal(t, []int64{0, 1, 2}, sm)
+
+	// The result is a labels like any other: its index is built on demand.
+	p, err := union.Position([]int32{1, 2})
+	require.NoError(t, err)
+	assert.Equal(t, 1, p)
+}
+
+func TestIntersection(t *testing.T) {
+	first := pairs(t, 0, 1, 1, 2)
+	second := pairs(t, 2, 3, 1, 2, 4, 5)
+
+	inter, fm, sm, err := Intersection(first, second)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"aa", "bb"}, inter.Names())
+	assert.Equal(t, []int32{1, 2}, inter.Values())
+	assert.Equal(t, []int64{-1, 0}, fm)
+	assert.Equal(t, []int64{-1, 0, -1}, sm)
+
+	inter, fm, sm, err = Intersection(second, first)
+	require.NoError(t, err)
+	assert.Equal(t, []int32{1, 2}, inter.Values())
+	assert.Equal(t, []int64{-1, 0, -1}, fm)
+	assert.Equal(t, []int64{-1, 0}, sm)
+
+	inter, fm, sm, err = Intersection(first, pairs(t))
+	require.NoError(t, err)
+	assert.Equal(t, 0, inter.Count())
+	assert.Equal(t, []int64{-1, -1}, fm)
+	assert.Empty(t, sm)
+
+	// The result follows the smaller input, first on ties.
+	big := pairs(t, 5, 5, 3, 3, 1, 1, 4, 4)
+	small := pairs(t, 1, 1, 3, 3, 9, 9)
+	inter, fm, sm, err = Intersection(big, small)
+	require.NoError(t, err)
+	assert.Equal(t, []int32{1, 1, 3, 3}, inter.Values())
+	assert.Equal(t, []int64{-1, 1, 0, -1}, fm)
+	assert.Equal(t, []int64{0, 1, -1}, sm)
+	assert.True(t, inter.IsSorted())
+	assert.Equal(t, sortedYes, inter.sorted.Load(), "the sorted flag of the smaller input carries over")
+
+	tie := pairs(t, 3, 3, 1, 1, 4, 4, 9, 9)
+	inter, _, _, err = Intersection(big, tie)
+	require.NoError(t, err)
+	assert.Equal(t, []int32{3, 3, 1, 1, 4, 4}, inter.Values())
+	inter, _, _, err = Intersection(tie, big)
+	require.NoError(t, err)
+	assert.Equal(t, []int32{3, 3, 1, 1, 4, 4}, inter.Values())
+	assert.False(t, inter.IsSorted())
+}
+
+func TestDifference(t *testing.T) {
+	first := pairs(t, 0, 1, 1, 2)
+	second := pairs(t, 2, 3, 1, 2, 4, 5)
+
+	diff, fm, err := Difference(first, second)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"aa", "bb"}, diff.Names())
+	assert.Equal(t, []int32{0, 1}, diff.Values())
+	assert.Equal(t, []int64{0, -1}, fm)
+
+	diff, fm, err = Difference(second, first)
+	require.NoError(t, err)
+	assert.Equal(t, []int32{2, 3, 4, 5}, diff.Values())
+	assert.Equal(t, []int64{0, -1, 1}, fm)
+
+	diff, fm, err = Difference(first, pairs(t))
+	require.NoError(t, err)
+	assert.Equal(t, first.Values(), diff.Values())
+	assert.Equal(t, []int64{0, 1}, fm)
+	assert.True(t, diff.IsSorted())
+
+	diff, fm, err = Difference(pairs(t), first)
+	require.NoError(t, err)
+	assert.Equal(t, 0, diff.Count())
+	assert.Empty(t, fm)
+}
+
+func TestSetOperationsDimensions(t *testing.T) {
+	first := pairs(t, 0, 1, 1, 2)
+	other, err := NewLabels([]string{"aa"}, nil, 0)
+	require.NoError(t, err)
+	swapped, err := NewLabels([]string{"bb", "aa"}, nil, 0)
+	require.NoError(t, err)
+	none, err := NewLabels(nil, nil, 0)
+	require.NoError(t, err)
+
+	check := func(op string, run func(a, b *Labels) error) {
+		err := run(first, other)
+		require.Error(t, err)
+		assert.Equal(t, msgInvalid+"can not take the "+op+
+			` of these Labels, they have different dimensions: ["aa", "bb"], and ["aa"]`, err.Error())
+		err = run(first, swapped)
+		require.Error(t, err)
+		assert.Equal(t, msgInvalid+"can not take the "+op+
+			` of these Labels, they have different dimensions: ["aa", "bb"], and ["bb", "aa"]`, err.Error())
+		err = run(none, other)
+		require.Error(t, err)
+		assert.Equal(t, msgInvalid+"can not take the "+op+
+			` of these Labels, they have different dimensions: [], and ["aa"]`, err.Error())
+		err = run(nil, first)
+		require.Error(t, err)
+		assert.Equal(t, msgInvalid+"got invalid NULL pointer for first", err.Error())
+		err = run(first, nil)
+		require.Error(t, err)
+		assert.Equal(t, msgInvalid+"got invalid NULL pointer for second", err.Error())
+		// Labels without dimensions combine with each other into labels without entries.
+		require.NoError(t, run(none, none))
+	}
+	check("union", func(a, b *Labels) error { _, _, _, err := Union(a, b); return err })
+	check("intersection", func(a, b *Labels) error { _, _, _, err := Intersection(a, b); return err })
+	check("difference", func(a, b *Labels) error { _, _, err := Difference(a, b); return err })
+}
+
+// TestSetOperationsAgainstModel compares every operation with the naive model on random
+// labels: widths 1 to 6 (the specialised and generic index paths), sorted or not, checked or
+// assume-unique, overlapping heavily or barely.
+func TestSetOperationsAgainstModel(t *testing.T) {
+	rng := newTestRand(2)
+	names := []string{"a", "b", "c", "d", "e", "f"}
+	for range 500 {
+		size := 1 + rng.IntN(6)
+		spread := int32(1 + rng.IntN(6))
+		a := randomRows(rng, size, rng.IntN(60), -spread, spread, rng.IntN(2) == 0)
+		b := randomRows(rng, size, rng.IntN(60), -spread, spread, rng.IntN(2) == 0)
+		first := mustLabels(t, names[:size], a, rng.IntN(2) == 0)
+		second := mustLabels(t, names[:size], b, rng.IntN(2) == 0)
+		// Lookups in either may or may not have built an index already.
+		if rng.IntN(2) == 0 && len(a) > 0 {
+			_, _ = first.Position(a[0])
+		}
+
+		rows, am, bm := modelUnion(a, b)
+		union, fm, sm, err := Union(first, second)
+		require.NoError(t, err)
+		requireLabels(t, names[:size], rows, union)
+		require.Equal(t, am, fm)
+		require.Equal(t, bm, sm)
+
+		rows, am, bm = modelIntersection(a, b)
+		inter, fm, sm, err := Intersection(first, second)
+		require.NoError(t, err)
+		requireLabels(t, names[:size], rows, inter)
+		require.Equal(t, am, fm)
+		require.Equal(t, bm, sm)
+
+		rows, am = modelDifference(a, b)
+		diff, fm, err := Difference(first, second)
+		require.NoError(t, err)
+		requireLabels(t, names[:size], rows, diff)
+		require.Equal(t, am, fm)
+	}
+}
