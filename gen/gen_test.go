@@ -95,6 +95,11 @@ functions:
       - {name: n, type: usize, doc: x}
       - {name: n, type: usize, doc: x}
       - {name: class, type: usize, doc: a C++ keyword}
+  - name: mts_v
+    group: misc
+    returns: {convention: void}
+    doc: a void function without implemented_in c
+    params: []
 `
 	_, err := spec.Parse([]byte(broken))
 	require.Error(t, err)
@@ -113,6 +118,7 @@ functions:
 		`count "missing" is not a parameter here`,
 		`parameter n: duplicate parameter name`,
 		`parameter class: "class" is a C or C++ keyword`,
+		`function mts_v: a void function must be implemented_in c`,
 	} {
 		assert.Contains(t, err.Error(), problem)
 	}

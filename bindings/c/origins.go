@@ -29,9 +29,6 @@ func implGetDataOrigin(origin C.mts_data_origin_t, buffer *C.char, bufferSize C.
 		}
 		return core.Errorf(core.BufferSizeError, "got space for %d characters, but we need to write %d", space, len(name))
 	}
-	if buffer == nil {
-		return core.Errorf(core.InvalidParameterError, "got invalid NULL pointer for buffer")
-	}
 	out := unsafe.Slice((*byte)(unsafe.Pointer(buffer)), len(name)+1)
 	copy(out, name)
 	out[len(name)] = 0

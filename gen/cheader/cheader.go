@@ -168,12 +168,9 @@ func Metatensor(api *spec.API) []byte {
 		p.line("} %s;", v.Name)
 	}
 	for _, c := range api.Callbacks {
-		if c.Header != "metatensor" || c.Inline {
-			continue
+		if c.Header == "metatensor" && !c.Inline {
+			p.callbackTypedef(api, c)
 		}
-		p.line("")
-		p.doc("", c.Doc, append(paramDocs(c.Params), returnDoc(api, &c.Returns))...)
-		p.line("typedef %s;", spec.CFunctionPointer(c.Name, &c.Returns, c.Params))
 	}
 	p.line("")
 	p.line("#ifdef __cplusplus")
@@ -195,6 +192,13 @@ func Metatensor(api *spec.API) []byte {
 	p.line("")
 	p.line("#endif  /* METATENSOR_H */")
 	return []byte(p.String())
+}
+
+// callbackTypedef writes a documented function-pointer typedef.
+func (p *printer) callbackTypedef(api *spec.API, c *spec.Callback) {
+	p.line("")
+	p.doc("", c.Doc, append(paramDocs(c.Params), returnDoc(api, &c.Returns))...)
+	p.line("typedef %s;", spec.CFunctionPointer(c.Name, &c.Returns, c.Params))
 }
 
 func (p *printer) structDefinition(s *spec.Struct) {
@@ -273,9 +277,7 @@ func DLPack(api *spec.API) []byte {
 			return
 		}
 		written[c] = true
-		p.line("")
-		p.doc("", c.Doc, append(paramDocs(c.Params), returnDoc(api, &c.Returns))...)
-		p.line("typedef %s;", spec.CFunctionPointer(c.Name, &c.Returns, c.Params))
+		p.callbackTypedef(api, c)
 	}
 	for _, s := range api.Structs {
 		if s.Header != "dlpack" {

@@ -115,6 +115,10 @@ func (api *API) validate() error {
 		if f.Pending && f.ImplementedIn == "c" {
 			p.add("%s: only Go implementations can be pending", where)
 		}
+		if f.ImplementedIn == "go" && f.Returns.Convention != "status" && f.Returns.Convention != "object" {
+			// Without a status or a NULL result, a Go body would have no way to report errors.
+			p.add("%s: a %s function must be implemented_in c", where, f.Returns.Convention)
+		}
 		api.checkReturn(&p, where, &f.Returns, true)
 		api.checkParams(&p, where, f.Params)
 		for _, name := range f.CheckOrder {
