@@ -70,7 +70,8 @@ c-tests-reference: reference
 	$(MAKE) --no-print-directory -f bindings/c/tests/tests.mk c-tests \
 		MTS_C_TESTS="$(MTS_C_TESTS) $(MTS_C_TESTS_PENDING)" MTS_C_TESTS_PENDING= \
 		MTS_TEST_INCLUDE=$(REFERENCE)/include MTS_TEST_LIBDIR=$(abspath $(REFERENCE)/lib) \
-		MTS_TEST_BUILD=$(BUILD)/c-tests-reference MTS_TEST_RUNNER="env -u RUST_BACKTRACE"
+		MTS_TEST_BUILD=$(BUILD)/c-tests-reference MTS_TEST_RUNNER="env -u RUST_BACKTRACE" \
+		MTS_TEST_CFLAGS=-DMTS_TEST_REFERENCE
 
 # run.sh compares our header and library with the reference's; selftest.py shows each check
 # fails on a deliberately broken copy of the reference header or library.

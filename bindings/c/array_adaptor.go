@@ -34,7 +34,7 @@ func failed(member string) error {
 	context := "calling mts_array_t." + member + " failed"
 	C.mtsgo_callback_failed((*C.char)(unsafe.Pointer(unsafe.StringData(context))), C.size_t(len(context)))
 	message, _ := lastError()
-	return &core.Error{Status: core.CallbackError, Message: message}
+	return recordedError{&core.Error{Status: core.CallbackError, Message: message}}
 }
 
 func (a *cArray) Origin() (core.Origin, error) {
@@ -90,7 +90,7 @@ func (a *cArray) FromDLPack(tensor *core.Tensor) (core.Array, error) {
 		tensor.Release()
 		return nil, missing("from_dlpack")
 	}
-	managed, err := tensorToC(tensor)
+	managed, err := tensorToCShared(tensor)
 	if err != nil {
 		return nil, err
 	}

@@ -23,8 +23,19 @@ func asCoreError(err error) *core.Error {
 	return &core.Error{Status: core.InternalError, Message: err.Error()}
 }
 
+// recordedError is an error already stored as the calling thread's last error: a failed
+// callback's, whose origin and data (an exception to rethrow) must survive to the caller.
+type recordedError struct{ err *core.Error }
+
+func (e recordedError) Error() string { return e.err.Error() }
+func (e recordedError) Unwrap() error { return e.err }
+
 // recordError stores err as the calling thread's last error and gives its status.
 func recordError(err error) C.mts_status_t {
+	var recorded recordedError
+	if errors.As(err, &recorded) {
+		return C.mts_status_t(recorded.err.Status)
+	}
 	e := asCoreError(err)
 	message := e.Error()
 	C.mtsgo_record_error((*C.char)(unsafe.Pointer(unsafe.StringData(message))), C.size_t(len(message)))

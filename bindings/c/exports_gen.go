@@ -26,9 +26,12 @@ func _() {
 //export mtsgo_labels
 func mtsgo_labels(dimensions **C.char, dimensions_count C.uintptr_t, array C.struct_mts_array_t) (result *C.struct_mts_labels_t) {
 	defer recoverObject("mts_labels", &result)
-	destroyArray(&array)
-	recordError(core.NotImplemented("mts_labels"))
-	return nil
+	value, err := implLabels(dimensions, dimensions_count, array)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return value
 }
 
 // mtsgo_labels_assume_unique is the Go body of mts_labels_assume_unique.
@@ -36,33 +39,12 @@ func mtsgo_labels(dimensions **C.char, dimensions_count C.uintptr_t, array C.str
 //export mtsgo_labels_assume_unique
 func mtsgo_labels_assume_unique(names **C.char, names_count C.uintptr_t, array C.struct_mts_array_t) (result *C.struct_mts_labels_t) {
 	defer recoverObject("mts_labels_assume_unique", &result)
-	destroyArray(&array)
-	recordError(core.NotImplemented("mts_labels_assume_unique"))
-	return nil
-}
-
-// mtsgo_labels_dimensions is the Go body of mts_labels_dimensions.
-//
-//export mtsgo_labels_dimensions
-func mtsgo_labels_dimensions(labels *C.struct_mts_labels_t, names ***C.char, count *C.uintptr_t) (status C.mts_status_t) {
-	defer recoverStatus("mts_labels_dimensions", &status)
-	return statusOf(core.NotImplemented("mts_labels_dimensions"))
-}
-
-// mtsgo_labels_values is the Go body of mts_labels_values.
-//
-//export mtsgo_labels_values
-func mtsgo_labels_values(labels *C.struct_mts_labels_t, array *C.struct_mts_array_t) (status C.mts_status_t) {
-	defer recoverStatus("mts_labels_values", &status)
-	return statusOf(core.NotImplemented("mts_labels_values"))
-}
-
-// mtsgo_labels_values_cpu is the Go body of mts_labels_values_cpu.
-//
-//export mtsgo_labels_values_cpu
-func mtsgo_labels_values_cpu(labels *C.struct_mts_labels_t, values **C.int32_t, count *C.uintptr_t, size *C.uintptr_t) (status C.mts_status_t) {
-	defer recoverStatus("mts_labels_values_cpu", &status)
-	return statusOf(core.NotImplemented("mts_labels_values_cpu"))
+	value, err := implLabelsAssumeUnique(names, names_count, array)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return value
 }
 
 // mtsgo_labels_position is the Go body of mts_labels_position.
@@ -70,16 +52,7 @@ func mtsgo_labels_values_cpu(labels *C.struct_mts_labels_t, values **C.int32_t, 
 //export mtsgo_labels_position
 func mtsgo_labels_position(labels *C.struct_mts_labels_t, values *C.int32_t, values_count C.uintptr_t, result *C.int64_t) (status C.mts_status_t) {
 	defer recoverStatus("mts_labels_position", &status)
-	return statusOf(core.NotImplemented("mts_labels_position"))
-}
-
-// mtsgo_labels_clone is the Go body of mts_labels_clone.
-//
-//export mtsgo_labels_clone
-func mtsgo_labels_clone(labels *C.struct_mts_labels_t) (result *C.struct_mts_labels_t) {
-	defer recoverObject("mts_labels_clone", &result)
-	recordError(core.NotImplemented("mts_labels_clone"))
-	return nil
+	return statusOf(implLabelsPosition(labels, values, values_count, result))
 }
 
 // mtsgo_labels_union is the Go body of mts_labels_union.
@@ -87,7 +60,7 @@ func mtsgo_labels_clone(labels *C.struct_mts_labels_t) (result *C.struct_mts_lab
 //export mtsgo_labels_union
 func mtsgo_labels_union(first *C.struct_mts_labels_t, second *C.struct_mts_labels_t, result **C.struct_mts_labels_t, first_mapping *C.int64_t, first_mapping_count C.uintptr_t, second_mapping *C.int64_t, second_mapping_count C.uintptr_t) (status C.mts_status_t) {
 	defer recoverStatus("mts_labels_union", &status)
-	return statusOf(core.NotImplemented("mts_labels_union"))
+	return statusOf(implLabelsUnion(first, second, result, first_mapping, first_mapping_count, second_mapping, second_mapping_count))
 }
 
 // mtsgo_labels_intersection is the Go body of mts_labels_intersection.
@@ -95,7 +68,7 @@ func mtsgo_labels_union(first *C.struct_mts_labels_t, second *C.struct_mts_label
 //export mtsgo_labels_intersection
 func mtsgo_labels_intersection(first *C.struct_mts_labels_t, second *C.struct_mts_labels_t, result **C.struct_mts_labels_t, first_mapping *C.int64_t, first_mapping_count C.uintptr_t, second_mapping *C.int64_t, second_mapping_count C.uintptr_t) (status C.mts_status_t) {
 	defer recoverStatus("mts_labels_intersection", &status)
-	return statusOf(core.NotImplemented("mts_labels_intersection"))
+	return statusOf(implLabelsIntersection(first, second, result, first_mapping, first_mapping_count, second_mapping, second_mapping_count))
 }
 
 // mtsgo_labels_difference is the Go body of mts_labels_difference.
@@ -103,7 +76,7 @@ func mtsgo_labels_intersection(first *C.struct_mts_labels_t, second *C.struct_mt
 //export mtsgo_labels_difference
 func mtsgo_labels_difference(first *C.struct_mts_labels_t, second *C.struct_mts_labels_t, result **C.struct_mts_labels_t, first_mapping *C.int64_t, first_mapping_count C.uintptr_t) (status C.mts_status_t) {
 	defer recoverStatus("mts_labels_difference", &status)
-	return statusOf(core.NotImplemented("mts_labels_difference"))
+	return statusOf(implLabelsDifference(first, second, result, first_mapping, first_mapping_count))
 }
 
 // mtsgo_labels_select is the Go body of mts_labels_select.
@@ -111,15 +84,7 @@ func mtsgo_labels_difference(first *C.struct_mts_labels_t, second *C.struct_mts_
 //export mtsgo_labels_select
 func mtsgo_labels_select(labels *C.struct_mts_labels_t, selection *C.struct_mts_labels_t, selected *C.uint64_t, selected_count *C.uintptr_t) (status C.mts_status_t) {
 	defer recoverStatus("mts_labels_select", &status)
-	return statusOf(core.NotImplemented("mts_labels_select"))
-}
-
-// mtsgo_labels_free is the Go body of mts_labels_free.
-//
-//export mtsgo_labels_free
-func mtsgo_labels_free(labels *C.struct_mts_labels_t) (status C.mts_status_t) {
-	defer recoverStatus("mts_labels_free", &status)
-	return statusOf(core.NotImplemented("mts_labels_free"))
+	return statusOf(implLabelsSelect(labels, selection, selected, selected_count))
 }
 
 // mtsgo_register_data_origin is the Go body of mts_register_data_origin.

@@ -59,7 +59,7 @@ static void replace(char *message, char *origin, void *data, void (*deleter)(voi
     free(old.origin);
 }
 
-mts_status_t mts_last_error(const char **message, const char **origin, void **data) {
+mts_status_t mtsgo_c_last_error(const char **message, const char **origin, void **data) {
     if (message != NULL) {
         *message = current.message != NULL ? current.message : "";
     }
@@ -72,7 +72,7 @@ mts_status_t mts_last_error(const char **message, const char **origin, void **da
     return MTS_SUCCESS;
 }
 
-mts_status_t mts_set_last_error(const char *message, const char *origin, void *data, void (*data_deleter)(void *)) {
+mts_status_t mtsgo_c_set_last_error(const char *message, const char *origin, void *data, void (*data_deleter)(void *)) {
     if (message == NULL) {
         message = "<no message provided>";
     }

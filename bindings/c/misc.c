@@ -7,10 +7,10 @@ int mtsgo_panic_printing_enabled(void) {
     return __atomic_load_n(&print_panics, __ATOMIC_RELAXED);
 }
 
-const char *mts_version(void) {
+const char *mtsgo_c_version(void) {
     return METATENSOR_VERSION;
 }
 
-void mts_disable_panic_printing(void) {
+void mtsgo_c_disable_panic_printing(void) {
     __atomic_store_n(&print_panics, 0, __ATOMIC_RELAXED);
 }

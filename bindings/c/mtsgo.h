@@ -19,9 +19,19 @@ mts_status_t mtsgo_fail(mts_status_t status, const char *message);
  * "<context>: <message>", the origin and data the callback stored are kept. */
 void mtsgo_callback_failed(const char *context, size_t length);
 
-/* Allocates a DLPack tensor whose shape, strides and data live in the same malloc'd block;
- * its deleter frees the block. Used to hand data made by Go to C callbacks. */
-DLManagedTensorVersioned *mtsgo_managed_tensor_new(int32_t ndim, size_t data_bytes);
+/* A DLPack tensor viewing memory Go keeps alive (pinned): the struct, shape and strides are
+ * malloc'd; its deleter hands `handle` back to Go, then frees the struct. */
+DLManagedTensorVersioned *mtsgo_shared_tensor_new(int32_t ndim, uintptr_t handle);
+
+/* The mts_array_t of a Go array behind a cgo handle; `owning` sets its destroy member. Its
+ * `ptr` is malloc'd (NULL when out of memory): free it with the array. */
+struct mts_array_t mtsgo_go_array(uintptr_t handle, int owning);
+
+/* The cgo handle behind the `ptr` of an array made by mtsgo_go_array. */
+uintptr_t mtsgo_go_array_handle(const void *ptr);
+
+/* Non-zero for arrays made by mtsgo_go_array. */
+int mtsgo_is_go_array(const struct mts_array_t *array);
 
 /* Non-zero until mts_disable_panic_printing is called. */
 int mtsgo_panic_printing_enabled(void);
@@ -39,7 +49,24 @@ struct mtsgo_record {
     uintptr_t handle;
 };
 
-struct mts_labels_t { struct mtsgo_record record; };
+/* Labels are shared (clone gives the same address) and immutable: the reference count and the
+ * views below are read by C alone, so clone, free, dimensions, values and values_cpu (once the
+ * values are read) never cross into Go. */
+struct mts_labels_t {
+    struct mtsgo_record record;
+    uintptr_t references;     /* atomic; the last mts_labels_free releases everything */
+    const char *const *names; /* one malloc'd block with the strings; NULL without dimensions */
+    uintptr_t size;
+    uintptr_t count;
+    const int32_t *values;    /* atomic; the CPU values once read, else NULL */
+    struct mts_array_t array; /* the values array as given, for mts_labels_values */
+};
+
+/* Publishes the CPU values of labels to every thread. */
+void mtsgo_labels_publish_values(struct mts_labels_t *labels, const int32_t *values);
+
+/* Checks that a pointer is live labels, recording an error when it is not. */
+mts_status_t mtsgo_labels_check(const struct mts_labels_t *labels);
 struct mts_block_t { struct mtsgo_record record; };
 struct mts_tensormap_t { struct mtsgo_record record; };
 

@@ -19,10 +19,11 @@ func tensorFromC(managed *C.DLManagedTensorVersioned) (*core.Tensor, error) {
 		}
 	}
 	if managed.version.major != 1 {
-		major, minor := managed.version.major, managed.version.minor
+		major := managed.version.major
 		release()
-		return nil, core.Errorf(core.InvalidParameterError,
-			"unsupported DLPack version v%d.%d from mts_array_t.as_dlpack, we support v1.x", major, minor)
+		// The reference's text and status, for callers that match on them.
+		return nil, core.Errorf(core.InternalError,
+			"Incompatible DLPack version, got %d, but this code only supports version 1", major)
 	}
 	dl := &managed.dl_tensor
 	ndim := int(dl.ndim)
@@ -45,38 +46,4 @@ func tensorFromC(managed *C.DLManagedTensorVersioned) (*core.Tensor, error) {
 		}
 	}
 	return core.NewTensor(view, release), nil
-}
-
-// tensorToC copies a CPU tensor into a DLPack tensor allocated in C memory, which a C callback
-// can keep (C may not keep pointers to Go memory). The Go tensor is released.
-func tensorToC(tensor *core.Tensor) (*C.DLManagedTensorVersioned, error) {
-	defer tensor.Release()
-	if tensor.Device != core.CPU {
-		return nil, core.Errorf(core.InternalError, "only CPU tensors can be handed to C, got one on %s", tensor.Device)
-	}
-	size := tensor.DType.ElementSize()
-	elements := tensor.Elements()
-	bytes := int(elements) * size
-	managed := C.mtsgo_managed_tensor_new(C.int32_t(len(tensor.Shape)), C.size_t(bytes))
-	if managed == nil {
-		return nil, core.Errorf(core.InternalError, "out of memory for a %d bytes DLPack tensor", bytes)
-	}
-	managed.flags = C.uint64_t(tensor.Flags)
-	managed.dl_tensor.dtype = C.DLDataType{code: C.uint8_t(tensor.DType.Code), bits: C.uint8_t(tensor.DType.Bits), lanes: C.uint16_t(tensor.DType.Lanes)}
-	ndim := len(tensor.Shape)
-	if ndim > 0 {
-		shape := unsafe.Slice((*int64)(unsafe.Pointer(managed.dl_tensor.shape)), ndim)
-		strides := unsafe.Slice((*int64)(unsafe.Pointer(managed.dl_tensor.strides)), ndim)
-		copy(shape, tensor.Shape)
-		stride := int64(1)
-		for axis := ndim - 1; axis >= 0; axis-- {
-			strides[axis] = stride
-			stride *= tensor.Shape[axis]
-		}
-	}
-	if bytes > 0 {
-		destination := unsafe.Slice((*byte)(managed.dl_tensor.data), bytes)
-		core.CopyContiguous(destination, tensor)
-	}
-	return managed, nil
 }

@@ -3,6 +3,30 @@
 #include "mtsgo.h"
 #include "_cgo_export.h"
 
+void mtsgo_c_disable_panic_printing(void);
+
+void mts_disable_panic_printing(void) {
+    mtsgo_c_disable_panic_printing();
+}
+
+const char *mtsgo_c_version(void);
+
+const char *mts_version(void) {
+    return mtsgo_c_version();
+}
+
+mts_status_t mtsgo_c_last_error(const char **message, const char **origin, void **data);
+
+mts_status_t mts_last_error(const char **message, const char **origin, void **data) {
+    return mtsgo_c_last_error(message, origin, data);
+}
+
+mts_status_t mtsgo_c_set_last_error(const char *message, const char *origin, void *data, void (*data_deleter)(void *data));
+
+mts_status_t mts_set_last_error(const char *message, const char *origin, void *data, void (*data_deleter)(void *data)) {
+    return mtsgo_c_set_last_error(message, origin, data, data_deleter);
+}
+
 const struct mts_labels_t *mts_labels(const char *const *dimensions, uintptr_t dimensions_count, struct mts_array_t array) {
     if (dimensions == NULL && dimensions_count != 0) {
         mtsgo_array_destroy(&array);
@@ -21,6 +45,8 @@ const struct mts_labels_t *mts_labels_assume_unique(const char *const *names, ui
     return (const struct mts_labels_t *)mtsgo_labels_assume_unique((char **)names, names_count, array);
 }
 
+mts_status_t mtsgo_c_labels_dimensions(const struct mts_labels_t *labels, const char *const **names, uintptr_t *count);
+
 mts_status_t mts_labels_dimensions(const struct mts_labels_t *labels, const char *const **names, uintptr_t *count) {
     if (labels == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for labels");
@@ -31,8 +57,10 @@ mts_status_t mts_labels_dimensions(const struct mts_labels_t *labels, const char
     if (count == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for count");
     }
-    return mtsgo_labels_dimensions((struct mts_labels_t *)labels, (char ***)names, count);
+    return mtsgo_c_labels_dimensions(labels, names, count);
 }
+
+mts_status_t mtsgo_c_labels_values(const struct mts_labels_t *labels, struct mts_array_t *array);
 
 mts_status_t mts_labels_values(const struct mts_labels_t *labels, struct mts_array_t *array) {
     if (labels == NULL) {
@@ -41,8 +69,10 @@ mts_status_t mts_labels_values(const struct mts_labels_t *labels, struct mts_arr
     if (array == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for array");
     }
-    return mtsgo_labels_values((struct mts_labels_t *)labels, array);
+    return mtsgo_c_labels_values(labels, array);
 }
+
+mts_status_t mtsgo_c_labels_values_cpu(const struct mts_labels_t *labels, const int32_t **values, uintptr_t *count, uintptr_t *size);
 
 mts_status_t mts_labels_values_cpu(const struct mts_labels_t *labels, const int32_t **values, uintptr_t *count, uintptr_t *size) {
     if (labels == NULL) {
@@ -57,7 +87,7 @@ mts_status_t mts_labels_values_cpu(const struct mts_labels_t *labels, const int3
     if (size == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for size");
     }
-    return mtsgo_labels_values_cpu((struct mts_labels_t *)labels, (int32_t **)values, count, size);
+    return mtsgo_c_labels_values_cpu(labels, values, count, size);
 }
 
 mts_status_t mts_labels_position(const struct mts_labels_t *labels, const int32_t *values, uintptr_t values_count, int64_t *result) {
@@ -73,12 +103,14 @@ mts_status_t mts_labels_position(const struct mts_labels_t *labels, const int32_
     return mtsgo_labels_position((struct mts_labels_t *)labels, (int32_t *)values, values_count, result);
 }
 
+const struct mts_labels_t *mtsgo_c_labels_clone(const struct mts_labels_t *labels);
+
 const struct mts_labels_t *mts_labels_clone(const struct mts_labels_t *labels) {
     if (labels == NULL) {
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for labels");
         return NULL;
     }
-    return (const struct mts_labels_t *)mtsgo_labels_clone((struct mts_labels_t *)labels);
+    return mtsgo_c_labels_clone(labels);
 }
 
 mts_status_t mts_labels_union(const struct mts_labels_t *first, const struct mts_labels_t *second, const struct mts_labels_t **result, int64_t *first_mapping, uintptr_t first_mapping_count, int64_t *second_mapping, uintptr_t second_mapping_count) {
@@ -136,11 +168,13 @@ mts_status_t mts_labels_select(const struct mts_labels_t *labels, const struct m
     return mtsgo_labels_select((struct mts_labels_t *)labels, (struct mts_labels_t *)selection, selected, selected_count);
 }
 
+mts_status_t mtsgo_c_labels_free(const struct mts_labels_t *labels);
+
 mts_status_t mts_labels_free(const struct mts_labels_t *labels) {
     if (labels == NULL) {
         return MTS_SUCCESS;
     }
-    return mtsgo_labels_free((struct mts_labels_t *)labels);
+    return mtsgo_c_labels_free(labels);
 }
 
 mts_status_t mts_register_data_origin(const char *name, mts_data_origin_t *origin) {

@@ -1,8 +1,9 @@
 // Package cgo writes the layer between the C ABI and the Go core (bindings/c):
 //
-//   - wrappers_gen.c: every Go-implemented C function, with the exact const-qualified
-//     prototype of metatensor.h. It rejects NULL pointers on the C side (no cgo crossing for
-//     a bad argument) and forwards to the Go export.
+//   - wrappers_gen.c: every C function, with the exact const-qualified prototype of
+//     metatensor.h. It rejects NULL pointers on the C side (no cgo crossing for a bad
+//     argument) and forwards to the Go export, or for C-implemented functions to their
+//     hand-written mtsgo_c_* body.
 //   - exports_gen.go: the Go exports (mtsgo_*) the wrappers call. Each recovers panics into
 //     MTS_INTERNAL_ERROR, calls the hand-written impl* function and turns its error into a
 //     status and the thread's last error.
@@ -249,7 +250,12 @@ func cWrappers(api *spec.API) []byte {
 	b.WriteString(cheader.Banner)
 	b.WriteString("\n#include \"mtsgo.h\"\n#include \"_cgo_export.h\"\n")
 	prefix := invalidParameterPrefix(api)
-	for _, fn := range goFunctions(api) {
+	for _, fn := range api.Functions {
+		inC := fn.ImplementedIn == "c"
+		if inC {
+			// The hand-written body has the function's own prototype.
+			fmt.Fprintf(&b, "\n%s;\n", spec.CFunction(goname.CBody(fn.Name), &fn.Returns, fn.Params))
+		}
 		fmt.Fprintf(&b, "\n%s {\n", spec.CFunction(fn.Name, &fn.Returns, fn.Params))
 		// mtsgo_fail returns its status, so status functions return it directly.
 		fail, failure := "return mtsgo_fail", ""
@@ -268,7 +274,11 @@ func cWrappers(api *spec.API) []byte {
 		}
 		var args []string
 		for _, p := range fn.Params {
-			args = append(args, castForExport(p))
+			if inC {
+				args = append(args, p.Name)
+			} else {
+				args = append(args, castForExport(p))
+			}
 		}
 		for _, p := range checkOrder(fn) {
 			cond := nullCondition(fn, p)
@@ -283,10 +293,19 @@ func cWrappers(api *spec.API) []byte {
 			b.WriteString(strings.Join(release, ""))
 			fmt.Fprintf(&b, "        %s(MTS_INVALID_PARAMETER_ERROR, %q);\n%s    }\n", fail, prefix+message, failure)
 		}
-		call := fmt.Sprintf("%s(%s)", goname.Export(fn.Name), strings.Join(args, ", "))
-		if fn.Returns.Convention == "object" {
+		callee := goname.Export(fn.Name)
+		if inC {
+			callee = goname.CBody(fn.Name)
+		}
+		call := fmt.Sprintf("%s(%s)", callee, strings.Join(args, ", "))
+		switch {
+		case fn.Returns.Convention == "void":
+			fmt.Fprintf(&b, "    %s;\n}\n", call)
+		case inC:
+			fmt.Fprintf(&b, "    return %s;\n}\n", call)
+		case fn.Returns.Convention == "object":
 			fmt.Fprintf(&b, "    return (%s)%s;\n}\n", spec.CReturn(&fn.Returns), call)
-		} else {
+		default:
 			fmt.Fprintf(&b, "    return %s;\n}\n", call)
 		}
 	}

@@ -39,6 +39,12 @@ func Export(cname string) string {
 	return "mtsgo_" + Short(cname)
 }
 
+// CBody is the hand-written C function behind a C-implemented function: the generated
+// wrapper checks the arguments, then calls it with the same prototype.
+func CBody(cname string) string {
+	return "mtsgo_c_" + Short(cname)
+}
+
 // Impl names the hand-written Go function that implements a C function: implLabelsUnion.
 func Impl(cname string) string {
 	return "impl" + Camel(Short(cname))

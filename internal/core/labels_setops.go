@@ -113,10 +113,15 @@ func checkSetOperands(operation string, first, second *Labels) error {
 	if second == nil {
 		return Errorf(InvalidParameterError, "got invalid NULL pointer for second")
 	}
-	if !slices.Equal(first.names, second.names) {
+	return checkSameNames(operation, first.names, second.names)
+}
+
+// checkSameNames rejects set operations between labels with different dimensions.
+func checkSameNames(operation string, first, second []string) error {
+	if !slices.Equal(first, second) {
 		return Errorf(InvalidParameterError,
 			"can not take the %s of these Labels, they have different dimensions: %s, and %s",
-			operation, debugNameList(first.names), debugNameList(second.names))
+			operation, debugNameList(first), debugNameList(second))
 	}
 	return nil
 }

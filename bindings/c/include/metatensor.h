@@ -322,6 +322,10 @@ mts_status_t mts_set_last_error(const char *message, const char *origin, void *d
  * and unique. `array` belongs to the labels from now on, and is destroyed even when this
  * call fails. Release the result with `mts_labels_free`.
  *
+ * The values are read at once through a CPU DLPack export of `array`. When that export is
+ * contiguous int32 memory, the labels use it in place (no copy) and keep the export until
+ * they are freed: the data must not change while the labels live.
+ *
  * @param dimensions The names of the dimensions.
  * @param dimensions_count Number of dimensions.
  * @param array The values of the entries. Ownership passes to the library, even when the call fails.
@@ -361,7 +365,8 @@ mts_status_t mts_labels_dimensions(const struct mts_labels_t *labels, const char
  * Gives the array holding the values of the labels, on whatever device it lives. The result
  * is a view: a copy of the stored `mts_array_t` with `destroy` set to NULL, sharing its
  * `ptr` (for labels built by `mts_labels*`, the very pointer the caller passed in). Do not
- * destroy it; it stays usable as long as the labels.
+ * destroy it; it stays usable as long as the labels. `*array` is only written: an array it
+ * held before is not destroyed.
  *
  * @param labels The labels to read.
  * @param array Receives the non-owning view of the values. Valid until the labels are freed.
@@ -371,7 +376,9 @@ mts_status_t mts_labels_values(const struct mts_labels_t *labels, struct mts_arr
 
 /**
  * Gives the values of the labels as a row-major int32 array in CPU memory, copying them from
- * their device once if needed. The pointer stays valid as long as the labels.
+ * their device once if needed. For contiguous CPU int32 values this is the memory of the
+ * values array itself. The pointer stays valid as long as the labels; for labels without
+ * entries it is not NULL but must not be read.
  *
  * @param labels The labels to read.
  * @param values Receives the `count * size` values. Valid until the labels are freed.

@@ -3,6 +3,18 @@
 #include "mtsgo.h"
 #include "_cgo_export.h"
 
+const char *mtsgo_c_fix_version(void);
+
+const char *mts_fix_version(void) {
+    return mtsgo_c_fix_version();
+}
+
+mts_status_t mtsgo_c_fix_set(void *data, void (*deleter)(struct FixOwner *self));
+
+mts_status_t mts_fix_set(void *data, void (*deleter)(struct FixOwner *self)) {
+    return mtsgo_c_fix_set(data, deleter);
+}
+
 const struct mts_thing_t *mts_thing(const char *const *names, uintptr_t names_count, struct mts_fix_array_t array) {
     if (names == NULL && names_count != 0) {
         mtsgo_fix_array_destroy(&array);

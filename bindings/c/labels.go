@@ -1,0 +1,330 @@
+package main
+
+// #include <stdlib.h>
+// #include "mtsgo.h"
+import "C"
+
+import (
+	"runtime"
+	"runtime/cgo"
+	"sync"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/metatensor-go/metatensor/internal/core"
+)
+
+// labelsObject is what the handle of a labels record points to.
+type labelsObject struct {
+	labels *core.ArrayLabels
+	// exported is the library's own values array as C sees it, when the values array is a
+	// Go array (labels without dimensions, results built like such labels).
+	exported *exportedArray
+
+	pinLock sync.Mutex
+	pinner  runtime.Pinner // keeps Go-allocated CPU values where C reads them
+}
+
+// newLabelsRecord gives C its record for labels, with one reference. raw is the values array
+// as the caller gave it, kept verbatim for mts_labels_values; nil for Go arrays.
+func newLabelsRecord(labels *core.ArrayLabels, raw *C.struct_mts_array_t) *C.struct_mts_labels_t {
+	object := &labelsObject{labels: labels}
+	record := (*C.struct_mts_labels_t)(C.calloc(1, C.size_t(unsafe.Sizeof(C.struct_mts_labels_t{}))))
+	if record == nil {
+		labels.Release()
+		panic(core.Errorf(core.InternalError, "out of memory allocating a labels record"))
+	}
+	record.references = 1
+	record.names = namesToC(labels.Names())
+	record.size = C.uintptr_t(labels.Size())
+	record.count = C.uintptr_t(labels.Count())
+	if raw != nil {
+		record.array = *raw
+	} else {
+		object.exported = exportArray(labels.Array())
+		record.array = object.exported.raw
+	}
+	if cpu := labels.CPUIfRead(); cpu != nil {
+		object.publish(record, cpu)
+	}
+	record.record.magic = C.uint64_t(labelsRecord)
+	record.record.handle = C.uintptr_t(cgo.NewHandle(object))
+	return record
+}
+
+// namesToC copies names into one C block: the pointer array, then the NUL-terminated strings.
+func namesToC(names []string) **C.char {
+	if len(names) == 0 {
+		return nil
+	}
+	pointers := uintptr(len(names)) * unsafe.Sizeof((*C.char)(nil))
+	total := pointers
+	for _, name := range names {
+		total += uintptr(len(name)) + 1
+	}
+	block := C.malloc(C.size_t(total))
+	if block == nil {
+		panic(core.Errorf(core.InternalError, "out of memory copying labels names"))
+	}
+	table := unsafe.Slice((**C.char)(block), len(names))
+	text := unsafe.Slice((*byte)(block), total)[pointers:]
+	for i, name := range names {
+		table[i] = (*C.char)(unsafe.Pointer(&text[0]))
+		copy(text, name)
+		text[len(name)] = 0
+		text = text[len(name)+1:]
+	}
+	return (**C.char)(block)
+}
+
+// publish makes the CPU values visible to C. Values in Go memory are pinned first, as C keeps
+// the pointer; values in C memory (a caller's DLPack export) need nothing.
+func (o *labelsObject) publish(record *C.struct_mts_labels_t, cpu *core.Labels) {
+	values := cpu.Values()
+	if len(values) == 0 {
+		return
+	}
+	o.pinLock.Lock()
+	o.pinner.Pin(&values[0])
+	o.pinLock.Unlock()
+	C.mtsgo_labels_publish_values(record, (*C.int32_t)(unsafe.Pointer(&values[0])))
+}
+
+// labelsOf gives the Go object behind a labels record.
+func labelsOf(record *C.struct_mts_labels_t) (*labelsObject, error) {
+	value, err := lookupRecord(&record.record, labelsRecord)
+	if err != nil {
+		return nil, err
+	}
+	return value.(*labelsObject), nil
+}
+
+// cpuOf reads the CPU values of labels, publishing them to C the first time.
+func cpuOf(record *C.struct_mts_labels_t) (*core.Labels, error) {
+	object, err := labelsOf(record)
+	if err != nil {
+		return nil, err
+	}
+	if cpu := object.labels.CPUIfRead(); cpu != nil {
+		return cpu, nil
+	}
+	cpu, err := object.labels.CPU()
+	if err != nil {
+		return nil, err
+	}
+	object.publish(record, cpu)
+	return cpu, nil
+}
+
+//export mtsgo_labels_release
+func mtsgo_labels_release(record *C.struct_mts_labels_t) (status C.mts_status_t) {
+	defer recoverStatus("mts_labels_free", &status)
+	object, err := labelsOf(record)
+	if err != nil {
+		return recordError(err)
+	}
+	record.record.magic = C.MTSGO_FREED_MAGIC
+	cgo.Handle(record.record.handle).Delete()
+	object.labels.Release()
+	if object.exported != nil {
+		object.exported.release()
+	}
+	object.pinLock.Lock()
+	object.pinner.Unpin()
+	object.pinLock.Unlock()
+	C.free(unsafe.Pointer(record.names))
+	C.free(unsafe.Pointer(record))
+	return C.MTS_SUCCESS
+}
+
+//export mtsgo_labels_read_values
+func mtsgo_labels_read_values(record *C.struct_mts_labels_t) (status C.mts_status_t) {
+	defer recoverStatus("mts_labels_values_cpu", &status)
+	_, err := cpuOf(record)
+	return statusOf(err)
+}
+
+func implLabels(names **C.char, count C.uintptr_t, array C.struct_mts_array_t) (*C.struct_mts_labels_t, error) {
+	return newLabels(names, count, array, true)
+}
+
+func implLabelsAssumeUnique(names **C.char, count C.uintptr_t, array C.struct_mts_array_t) (*C.struct_mts_labels_t, error) {
+	return newLabels(names, count, array, false)
+}
+
+// newLabels builds labels from a caller's names and array; the array is always consumed.
+func newLabels(cNames **C.char, count C.uintptr_t, array C.struct_mts_array_t, checkUnique bool) (*C.struct_mts_labels_t, error) {
+	values := newCArray(array)
+	names, err := namesFromC(cNames, count)
+	if err != nil {
+		values.Destroy()
+		return nil, err
+	}
+	labels, err := core.NewArrayLabels(names, values, checkUnique)
+	if err != nil {
+		return nil, err
+	}
+	if _, isGo := labels.Array().(*cArray); !isGo {
+		// Labels without dimensions replaced the caller's array by the library's own.
+		return newLabelsRecord(labels, nil), nil
+	}
+	return newLabelsRecord(labels, &array), nil
+}
+
+// namesFromC reads dimension names, rejecting invalid UTF-8.
+func namesFromC(names **C.char, count C.uintptr_t) ([]string, error) {
+	if count == 0 {
+		return nil, nil
+	}
+	pointers := unsafe.Slice(names, count)
+	result := make([]string, count)
+	for i, name := range pointers {
+		if name == nil {
+			return nil, core.Errorf(core.InvalidParameterError, "got invalid NULL pointer for names[%d]", i)
+		}
+		result[i] = C.GoString(name)
+		if !utf8.ValidString(result[i]) {
+			// A panic in the reference, hence the status.
+			return nil, core.Errorf(core.InternalError, "names[%d] is not valid UTF-8", i)
+		}
+	}
+	return result, nil
+}
+
+func implLabelsPosition(record *C.struct_mts_labels_t, values *C.int32_t, count C.uintptr_t, result *C.int64_t) error {
+	object, err := labelsOf(record)
+	if err != nil {
+		return err
+	}
+	var row []int32
+	if count != 0 {
+		row = unsafe.Slice((*int32)(unsafe.Pointer(values)), count)
+	}
+	if int(count) == object.labels.Size() {
+		// Reading through cpuOf publishes the values to C for later values_cpu calls.
+		if _, err := cpuOf(record); err != nil {
+			return err
+		}
+	}
+	position, err := object.labels.Position(row)
+	if err != nil {
+		return err
+	}
+	*result = C.int64_t(position)
+	return nil
+}
+
+// checkMapping rejects a requested mapping whose length is not the labels' count.
+func checkMapping(name string, mapping *C.int64_t, count C.uintptr_t, labelsName string, labels *core.ArrayLabels) error {
+	if mapping != nil && int(count) != labels.Count() {
+		return core.Errorf(core.InvalidParameterError,
+			"`%s_mapping_count` (%d) must match the number of elements in `%s` (%d) but doesn't",
+			name, count, labelsName, labels.Count())
+	}
+	return nil
+}
+
+// writeMapping copies a mapping to the caller's buffer, when it asked for one.
+func writeMapping(destination *C.int64_t, mapping []int64) {
+	if destination != nil && len(mapping) > 0 {
+		copy(unsafe.Slice((*int64)(unsafe.Pointer(destination)), len(mapping)), mapping)
+	}
+}
+
+// setOperands looks up the two inputs of a set operation.
+func setOperands(first, second *C.struct_mts_labels_t) (*labelsObject, *labelsObject, error) {
+	a, err := labelsOf(first)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := labelsOf(second)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a, b, nil
+}
+
+func implLabelsUnion(first, second *C.struct_mts_labels_t, result **C.struct_mts_labels_t,
+	firstMapping *C.int64_t, firstCount C.uintptr_t, secondMapping *C.int64_t, secondCount C.uintptr_t) error {
+	return twoMappingOperation(first, second, result, firstMapping, firstCount, secondMapping, secondCount,
+		(*core.ArrayLabels).Union)
+}
+
+func implLabelsIntersection(first, second *C.struct_mts_labels_t, result **C.struct_mts_labels_t,
+	firstMapping *C.int64_t, firstCount C.uintptr_t, secondMapping *C.int64_t, secondCount C.uintptr_t) error {
+	return twoMappingOperation(first, second, result, firstMapping, firstCount, secondMapping, secondCount,
+		(*core.ArrayLabels).Intersection)
+}
+
+// twoMappingOperation runs union or intersection: mapping lengths are checked first, then the
+// core checks names and devices.
+func twoMappingOperation(first, second *C.struct_mts_labels_t, result **C.struct_mts_labels_t,
+	firstMapping *C.int64_t, firstCount C.uintptr_t, secondMapping *C.int64_t, secondCount C.uintptr_t,
+	operation func(a, b *core.ArrayLabels) (*core.ArrayLabels, []int64, []int64, error)) error {
+	a, b, err := setOperands(first, second)
+	if err != nil {
+		return err
+	}
+	if err := checkMapping("first", firstMapping, firstCount, "first", a.labels); err != nil {
+		return err
+	}
+	if err := checkMapping("second", secondMapping, secondCount, "second", b.labels); err != nil {
+		return err
+	}
+	labels, firstMap, secondMap, err := operation(a.labels, b.labels)
+	if err != nil {
+		return err
+	}
+	*result = derivedRecord(labels)
+	writeMapping(firstMapping, firstMap)
+	writeMapping(secondMapping, secondMap)
+	return nil
+}
+
+func implLabelsDifference(first, second *C.struct_mts_labels_t, result **C.struct_mts_labels_t,
+	firstMapping *C.int64_t, firstCount C.uintptr_t) error {
+	a, b, err := setOperands(first, second)
+	if err != nil {
+		return err
+	}
+	if err := checkMapping("first", firstMapping, firstCount, "first", a.labels); err != nil {
+		return err
+	}
+	labels, firstMap, err := a.labels.Difference(b.labels)
+	if err != nil {
+		return err
+	}
+	*result = derivedRecord(labels)
+	writeMapping(firstMapping, firstMap)
+	return nil
+}
+
+// derivedRecord gives C the record of labels the core built: their array is a caller's kind
+// of array (from from_dlpack) or the library's own.
+func derivedRecord(labels *core.ArrayLabels) *C.struct_mts_labels_t {
+	if values, ok := labels.Array().(*cArray); ok {
+		return newLabelsRecord(labels, &values.raw)
+	}
+	return newLabelsRecord(labels, nil)
+}
+
+func implLabelsSelect(record, selection *C.struct_mts_labels_t, selected *C.uint64_t, selectedCount *C.uintptr_t) error {
+	labels, chosen, err := setOperands(record, selection)
+	if err != nil {
+		return err
+	}
+	if int(*selectedCount) != labels.labels.Count() {
+		return core.Errorf(core.InvalidParameterError,
+			"`selected_count` (%d) must match the number of elements in `labels` (%d) but doesn't",
+			*selectedCount, labels.labels.Count())
+	}
+	positions, err := labels.labels.Select(chosen.labels)
+	if err != nil {
+		return err
+	}
+	if len(positions) > 0 {
+		copy(unsafe.Slice((*uint64)(unsafe.Pointer(selected)), len(positions)), positions)
+	}
+	*selectedCount = C.uintptr_t(len(positions))
+	return nil
+}

@@ -1,0 +1,246 @@
+package core
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// ArrayLabels are labels whose values live in an Array, on any device: what mts_labels_t
+// holds. Their CPU form (a *Labels, with the hash index) is read from the array through a CPU
+// DLPack export, at once for checked labels and on first need for labels assumed unique.
+type ArrayLabels struct {
+	names []string
+	array Array
+	count int
+	size  int
+
+	cpu     atomic.Pointer[Labels]
+	cpuLock sync.Mutex // held while reading the values
+	tensor  *Tensor    // the export the CPU values point into, kept until Release
+}
+
+// NewArrayLabels makes labels from dimension names and a [count, len(names)] array of int32
+// values. The array belongs to the labels from now on, and is destroyed when this fails. With
+// checkUnique the values are read and checked at once; otherwise nothing is read until needed.
+func NewArrayLabels(names []string, array Array, checkUnique bool) (labels *ArrayLabels, err error) {
+	defer func() {
+		if err != nil && array != nil {
+			array.Destroy()
+		}
+	}()
+	if err := validateLabelNames(names); err != nil {
+		return nil, err
+	}
+	shape, err := array.Shape()
+	if err != nil {
+		return nil, err
+	}
+
+	if len(names) == 0 {
+		elements := uintptr(1)
+		for _, n := range shape {
+			elements *= n
+		}
+		if elements != 0 {
+			return nil, Errorf(InternalError,
+				"labels without dimensions can not have values, got an array of shape %v", shape)
+		}
+		// Whatever the caller gave, labels without dimensions live on the CPU, in the
+		// library's own array (as in the reference).
+		array.Destroy()
+		array = nil
+		return LabelsFromValues(nil, nil), nil
+	}
+
+	if len(shape) < 2 {
+		return nil, Errorf(InternalError, "labels values must be a 2-D array, got shape %v", shape)
+	}
+	if shape[1] != uintptr(len(names)) {
+		return nil, Errorf(InternalError,
+			"labels values have %d columns, but there are %d dimension names", shape[1], len(names))
+	}
+	if shape[0] > uintptr(maxIndexedCount) {
+		return nil, Errorf(InvalidParameterError,
+			"labels can have at most %d entries, got %d", uint64(maxIndexedCount), shape[0])
+	}
+
+	l := &ArrayLabels{names: cloneNames(names), array: array, count: int(shape[0]), size: len(names)}
+	if checkUnique {
+		if labelsOriginAsked.Load() {
+			if _, err := array.Origin(); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := l.readValues(true); err != nil {
+			l.releaseTensor()
+			return nil, err
+		}
+	}
+	return l, nil
+}
+
+// LabelsFromValues wraps labels the core built (CPU values, unique by construction) in the
+// library's own labels array. names and cpu are nil for labels without dimensions.
+func LabelsFromValues(names []string, cpu *Labels) *ArrayLabels {
+	if cpu == nil {
+		cpu = newDerivedLabels(nil, nil)
+	}
+	l := &ArrayLabels{
+		names: names,
+		array: NewLabelsArray(cpu.values, cpu.count, cpu.size),
+		count: cpu.count,
+		size:  cpu.size,
+	}
+	l.cpu.Store(cpu)
+	return l
+}
+
+func cloneNames(names []string) []string {
+	return append([]string(nil), names...)
+}
+
+// Names gives the dimension names; do not modify the slice.
+func (l *ArrayLabels) Names() []string { return l.names }
+
+// Count gives the number of entries.
+func (l *ArrayLabels) Count() int { return l.count }
+
+// Size gives the number of dimensions.
+func (l *ArrayLabels) Size() int { return l.size }
+
+// Array gives the values array, which still belongs to the labels.
+func (l *ArrayLabels) Array() Array { return l.array }
+
+// Device gives the device of the values, asking the array each time.
+func (l *ArrayLabels) Device() (Device, error) {
+	return l.array.Device()
+}
+
+// CPU gives the values on the CPU, reading them from the array on first use. A failed read
+// is tried again by the next call.
+func (l *ArrayLabels) CPU() (*Labels, error) {
+	if cpu := l.cpu.Load(); cpu != nil {
+		return cpu, nil
+	}
+	return l.readValues(false)
+}
+
+// CPUIfRead gives the CPU values when they were already read, without reading them.
+func (l *ArrayLabels) CPUIfRead() *Labels { return l.cpu.Load() }
+
+// Release destroys the values array and lets go of the exported values.
+func (l *ArrayLabels) Release() {
+	l.releaseTensor()
+	if l.array != nil {
+		l.array.Destroy()
+		l.array = nil
+	}
+}
+
+func (l *ArrayLabels) releaseTensor() {
+	l.cpuLock.Lock()
+	defer l.cpuLock.Unlock()
+	if l.tensor != nil {
+		l.tensor.Release()
+		l.tensor = nil
+	}
+}
+
+// errMetaDevice is the error of labels whose values can not be read at all.
+func errMetaDevice() error {
+	return Errorf(InvalidParameterError,
+		"labels values can not be loaded from dlpack's kDLExtDev device (i.e. torch's meta device)")
+}
+
+// readValues reads the values once, under the lock, and checks their uniqueness when asked.
+func (l *ArrayLabels) readValues(checkUnique bool) (*Labels, error) {
+	l.cpuLock.Lock()
+	defer l.cpuLock.Unlock()
+	if cpu := l.cpu.Load(); cpu != nil {
+		return cpu, nil
+	}
+
+	values, tensor, err := l.exportValues()
+	if err != nil {
+		return nil, err
+	}
+	var cpu *Labels
+	if checkUnique {
+		cpu, err = NewLabels(l.names, values, l.count)
+	} else {
+		cpu, err = NewLabelsAssumeUnique(l.names, values, l.count)
+	}
+	if err != nil {
+		tensor.Release()
+		return nil, err
+	}
+	l.tensor = tensor
+	l.cpu.Store(cpu)
+	return cpu, nil
+}
+
+// exportValues gives the row-major values of the array. They point into the returned tensor
+// (zero-copy) when it is contiguous; otherwise they are a copy and the tensor is nil.
+func (l *ArrayLabels) exportValues() ([]int32, *Tensor, error) {
+	if own, ok := l.array.(*LabelsArray); ok {
+		return own.Values(), nil, nil
+	}
+	if l.count == 0 || l.size == 0 {
+		return []int32{}, nil, nil
+	}
+	device, err := l.array.Device()
+	if err != nil {
+		return nil, nil, err
+	}
+	if device.Type == DeviceExtDev {
+		return nil, nil, errMetaDevice()
+	}
+	tensor, err := l.array.AsDLPack(CPU, nil, CurrentDLPack)
+	if err != nil {
+		return nil, nil, err
+	}
+	values, keep, err := int32Values(tensor, l.count, l.size)
+	if err != nil || !keep {
+		tensor.Release()
+		tensor = nil
+	}
+	return values, tensor, err
+}
+
+// int32Values reads a [count, size] i32 CPU tensor. keep says whether values point into the
+// tensor's memory, which must then outlive them.
+func int32Values(t *Tensor, count, size int) (values []int32, keep bool, err error) {
+	if t.Device != CPU {
+		return nil, false, Errorf(InternalError,
+			"mts_array_t.as_dlpack returned a tensor on %s when asked for one on the CPU", t.Device)
+	}
+	if len(t.Shape) != 2 || t.Shape[0] != int64(count) || t.Shape[1] != int64(size) {
+		return nil, false, Errorf(InternalError,
+			"assertion `left == right` failed: unexpected shape for labels array\n  left: %s\n right: [%d, %d]",
+			debugInt64List(t.Shape), count, size)
+	}
+	base := unsafe.Add(t.Data, t.ByteOffset)
+	if t.DType != Int32 || uintptr(base)%4 != 0 || t.Data == nil {
+		return nil, false, Errorf(InvalidParameterError,
+			"failed to cast pointer to i32 for Labels values: expected aligned i32 data, got %s", t.DType)
+	}
+	if t.IsRowMajor() {
+		return unsafe.Slice((*int32)(base), count*size), true, nil
+	}
+	values = make([]int32, count*size)
+	CopyContiguous(unsafe.Slice((*byte)(unsafe.Pointer(&values[0])), len(values)*4), t)
+	return values, false, nil
+}
+
+func debugInt64List(values []int64) string {
+	s := "["
+	for i, v := range values {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprint(v)
+	}
+	return s + "]"
+}

@@ -1,0 +1,153 @@
+package core
+
+// Operations on ArrayLabels: the device rules of the C API around the CPU operations of
+// Labels. Results are placed like their first input (REFERENCE.md §3.6).
+
+// Position gives the index of the entry equal to row, or -1 when there is none.
+func (l *ArrayLabels) Position(row []int32) (int, error) {
+	if len(row) != l.size {
+		return -1, Errorf(InvalidParameterError,
+			"expected label of size %d in mts_labels_position, got size %d", l.size, len(row))
+	}
+	cpu, err := l.CPU()
+	if err != nil {
+		return -1, err
+	}
+	return cpu.Position(row)
+}
+
+// Union gives first ∪ second (see Union on Labels) and both mappings.
+func (first *ArrayLabels) Union(second *ArrayLabels) (*ArrayLabels, []int64, []int64, error) {
+	a, b, err := setOperands("union", first, second)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cpu, firstMap, secondMap, err := Union(a, b)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	result, err := first.like(cpu)
+	return result, firstMap, secondMap, err
+}
+
+// Intersection gives first ∩ second (see Intersection on Labels) and both mappings.
+func (first *ArrayLabels) Intersection(second *ArrayLabels) (*ArrayLabels, []int64, []int64, error) {
+	a, b, err := setOperands("intersection", first, second)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cpu, firstMap, secondMap, err := Intersection(a, b)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	result, err := first.like(cpu)
+	return result, firstMap, secondMap, err
+}
+
+// Difference gives first − second (see Difference on Labels) and the mapping of first.
+func (first *ArrayLabels) Difference(second *ArrayLabels) (*ArrayLabels, []int64, error) {
+	a, b, err := setOperands("difference", first, second)
+	if err != nil {
+		return nil, nil, err
+	}
+	cpu, firstMap, err := Difference(a, b)
+	if err != nil {
+		return nil, nil, err
+	}
+	result, err := first.like(cpu)
+	return result, firstMap, err
+}
+
+// Select gives the positions of the entries matching selection (see Select on Labels).
+func (l *ArrayLabels) Select(selection *ArrayLabels) ([]uint64, error) {
+	if l.count != 0 && selection.count != 0 {
+		mine, err := l.Device()
+		if err != nil {
+			return nil, err
+		}
+		theirs, err := selection.Device()
+		if err != nil {
+			return nil, err
+		}
+		if mine != theirs {
+			return nil, Errorf(InvalidParameterError,
+				"can not select from Labels, the selection is on a different device (%s) than the labels being selected (%s)",
+				theirs, mine)
+		}
+	}
+	cpu, err := l.CPU()
+	if err != nil {
+		return nil, err
+	}
+	selected, err := selection.CPU()
+	if err != nil {
+		return nil, err
+	}
+	return Select(cpu, selected)
+}
+
+// setOperands checks names, then devices (only when both inputs have entries), and gives the
+// CPU values of both inputs.
+func setOperands(operation string, first, second *ArrayLabels) (*Labels, *Labels, error) {
+	if err := checkSameNames(operation, first.names, second.names); err != nil {
+		return nil, nil, err
+	}
+	if first.count != 0 && second.count != 0 {
+		a, err := first.Device()
+		if err != nil {
+			return nil, nil, err
+		}
+		b, err := second.Device()
+		if err != nil {
+			return nil, nil, err
+		}
+		if a != b {
+			return nil, nil, Errorf(InvalidParameterError,
+				"can not take the %s of these Labels, they are on different devices: '%s', and '%s'",
+				operation, a, b)
+		}
+	}
+	a, err := first.CPU()
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := second.CPU()
+	if err != nil {
+		return nil, nil, err
+	}
+	return a, b, nil
+}
+
+// like wraps CPU labels the core built in an array of the same kind and on the same device
+// as l's: the library's own array goes through l's from_dlpack, then a copy to l's device
+// when it is not the CPU.
+func (l *ArrayLabels) like(cpu *Labels) (*ArrayLabels, error) {
+	if _, ok := l.array.(*LabelsArray); ok {
+		return LabelsFromValues(l.names, cpu), nil
+	}
+	own := NewLabelsArray(cpu.values, cpu.count, cpu.size)
+	tensor, err := own.AsDLPack(CPU, nil, CurrentDLPack)
+	if err != nil {
+		return nil, err
+	}
+	created, err := l.array.FromDLPack(tensor)
+	if err != nil {
+		return nil, err
+	}
+	device, err := l.array.Device()
+	if err != nil {
+		created.Destroy()
+		return nil, err
+	}
+	if device.Type != DeviceCPU {
+		moved, err := created.Copy(device)
+		created.Destroy()
+		if err != nil {
+			return nil, err
+		}
+		created = moved
+	}
+	result := &ArrayLabels{names: l.names, array: created, count: cpu.count, size: cpu.size}
+	result.cpu.Store(cpu)
+	return result, nil
+}

@@ -1,0 +1,208 @@
+package core
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// LabelsOriginName is the data origin of LabelsArray. The reference uses this exact name, and
+// Python registers it at import time, so sharing it keeps the two libraries interchangeable.
+const LabelsOriginName = "metatensor.Labels"
+
+// labelsOriginAsked is set once the library's own labels array has been asked for its origin:
+// from then on, arrays handed to NewArrayLabels are asked for theirs, as the reference does
+// (registering the name through mts_register_data_origin does not count).
+var labelsOriginAsked atomic.Bool
+
+// labelsOrigin registers the origin on the first Origin call, as the reference does.
+var labelsOrigin = sync.OnceValue(func() Origin { return RegisterOrigin(LabelsOriginName) })
+
+// LabelsArrayOrigin gives the origin of LabelsArray, registering it on first use.
+func LabelsArrayOrigin() (Origin, error) {
+	labelsOriginAsked.Store(true)
+	return labelsOrigin(), nil
+}
+
+// LabelsArray is the values array of labels the library builds itself (loaded or computed):
+// a [count, size] int32 matrix on the CPU that can only be read. It behaves as the
+// reference's own labels array, error messages included.
+type LabelsArray struct {
+	values []int32 // shared, never written
+	count  int
+	size   int
+}
+
+var _ Array = (*LabelsArray)(nil)
+
+// NewLabelsArray wraps count rows of size values. The array shares values and never
+// modifies it; the caller must not modify it either. len(values) must be count*size: the
+// methods that expose the data report an internal error otherwise.
+func NewLabelsArray(values []int32, count, size int) *LabelsArray {
+	return &LabelsArray{values: values, count: count, size: size}
+}
+
+// Values gives the row-major values; the slice is shared, do not modify it.
+func (a *LabelsArray) Values() []int32 { return a.values }
+
+// Count gives the number of rows.
+func (a *LabelsArray) Count() int { return a.count }
+
+// Size gives the number of values in a row.
+func (a *LabelsArray) Size() int { return a.size }
+
+// check reports an array that is nil or whose values do not fill its shape.
+func (a *LabelsArray) check(method string) error {
+	if a == nil {
+		return Errorf(InvalidParameterError, "LabelsArray.%s called on a nil array", method)
+	}
+	if a.count < 0 || a.size < 0 || (a.size != 0 && a.count > len(a.values)/a.size) ||
+		len(a.values) != a.count*a.size {
+		return Errorf(InternalError, "LabelsArray has %d values, which does not match its shape [%d, %d]",
+			len(a.values), a.count, a.size)
+	}
+	return nil
+}
+
+// Origin gives the "metatensor.Labels" origin, registering it on first use.
+func (a *LabelsArray) Origin() (Origin, error) {
+	if err := a.check("Origin"); err != nil {
+		return 0, err
+	}
+	return LabelsArrayOrigin()
+}
+
+// Device is always the CPU.
+func (a *LabelsArray) Device() (Device, error) {
+	if err := a.check("Device"); err != nil {
+		return Device{}, err
+	}
+	return CPU, nil
+}
+
+// DType is always i32.
+func (a *LabelsArray) DType() (DType, error) {
+	if err := a.check("DType"); err != nil {
+		return DType{}, err
+	}
+	return Int32, nil
+}
+
+// Shape is [count, size].
+func (a *LabelsArray) Shape() ([]uintptr, error) {
+	if err := a.check("Shape"); err != nil {
+		return nil, err
+	}
+	return []uintptr{uintptr(a.count), uintptr(a.size)}, nil
+}
+
+// AsDLPack exports the values without copying, as a read-only tensor. Only the CPU, with no
+// stream, and a DLPack 1.x caller are possible; the tensor is always v1.3.
+func (a *LabelsArray) AsDLPack(device Device, stream *int64, maxVersion DLPackVersion) (*Tensor, error) {
+	if err := a.check("AsDLPack"); err != nil {
+		return nil, err
+	}
+	if device != CPU {
+		return nil, Errorf(InvalidParameterError, "labels values owned by metatensor-core only exist on CPU")
+	}
+	if stream != nil {
+		return nil, Errorf(InvalidParameterError, "`stream` must be None for CPU data")
+	}
+	if maxVersion.Major != 1 {
+		return nil, Errorf(InvalidParameterError,
+			"invalid `max_version` in LabelsArray::as_dlpack: we got v%d.%d, but we support v%d.%d",
+			maxVersion.Major, maxVersion.Minor, CurrentDLPack.Major, CurrentDLPack.Minor)
+	}
+	values := a.values
+	view := Tensor{
+		Version: CurrentDLPack,
+		Flags:   FlagReadOnly,
+		Device:  CPU,
+		DType:   Int32,
+		Shape:   []int64{int64(a.count), int64(a.size)},
+		Strides: []int64{int64(a.size), 1},
+	}
+	if len(values) > 0 {
+		view.Data = unsafe.Pointer(&values[0])
+	}
+	return NewTensor(view, func() { runtime.KeepAlive(values) }), nil
+}
+
+// FromDLPack copies a CPU, DLPack 1.x, i32, 2-D tensor into a new LabelsArray, following its
+// strides and byte offset. The tensor is released exactly once, whatever happens.
+func (a *LabelsArray) FromDLPack(tensor *Tensor) (Array, error) {
+	if tensor == nil {
+		return nil, Errorf(InvalidParameterError, "invalid `tensor` for LabelsArray::from_dlpack: it is NULL")
+	}
+	defer tensor.Release()
+	array, err := labelsArrayFromTensor(tensor)
+	if err != nil {
+		return nil, err
+	}
+	return array, nil
+}
+
+// labelsArrayFromTensor copies a tensor's values; the caller releases the tensor.
+func labelsArrayFromTensor(t *Tensor) (*LabelsArray, error) {
+	if t.Device.Type != DeviceCPU {
+		return nil, Errorf(InvalidParameterError,
+			"labels values can not be created from dlpack tensors that are not on CPU")
+	}
+	if t.Version.Major != 1 {
+		return nil, Errorf(InvalidParameterError,
+			"unsupported DLPack version in LabelsArray::from_dlpack: we got v%d.%d, but we support v1.x",
+			t.Version.Major, t.Version.Minor)
+	}
+	if t.DType != Int32 {
+		return nil, Errorf(InvalidParameterError, "expected i32 tensor for labels values, got dtype=%s", t.DType)
+	}
+	if len(t.Shape) != 2 {
+		return nil, Errorf(InvalidParameterError,
+			"expected 2D tensor for labels values, got shape=%s", formatShape(t.Shape))
+	}
+	shape, n, err := readableTensor(t, "invalid tensor for labels values")
+	if err != nil {
+		return nil, err
+	}
+	values := make([]int32, n)
+	if n > 0 {
+		CopyContiguous(unsafe.Slice((*byte)(unsafe.Pointer(&values[0])), n*4), t)
+	}
+	return NewLabelsArray(values, int(shape[0]), int(shape[1])), nil
+}
+
+// Copy gives another LabelsArray sharing the same values, which never change; only the CPU is
+// possible.
+func (a *LabelsArray) Copy(device Device) (Array, error) {
+	if err := a.check("Copy"); err != nil {
+		return nil, err
+	}
+	if device != CPU {
+		return nil, Errorf(InvalidParameterError,
+			"labels values owned by metatensor-core only exist on CPU, they can not be copied to %s", device)
+	}
+	return NewLabelsArray(a.values, a.count, a.size), nil
+}
+
+// unsupported is the error of the operations that would modify or extend labels values.
+func unsupportedByLabels(name string) error {
+	return Errorf(InvalidParameterError, "labels arrays do not support `%s`", name)
+}
+
+// Reshape always fails: labels values can not change.
+func (a *LabelsArray) Reshape([]uintptr) error { return unsupportedByLabels("reshape") }
+
+// SwapAxes always fails: labels values can not change.
+func (a *LabelsArray) SwapAxes(uintptr, uintptr) error { return unsupportedByLabels("swap_axes") }
+
+// Create always fails: labels arrays only hold labels values.
+func (a *LabelsArray) Create([]uintptr, Array) (Array, error) {
+	return nil, unsupportedByLabels("create")
+}
+
+// MoveData always fails: labels values can not change.
+func (a *LabelsArray) MoveData(Array, []DataMovement) error { return unsupportedByLabels("move_data") }
+
+// Destroy does nothing: the values are garbage collected once nothing shares them.
+func (a *LabelsArray) Destroy() {}
