@@ -105,9 +105,11 @@ func cpuOf(record *C.struct_mts_labels_t) (*core.Labels, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cpu := object.labels.CPUIfRead(); cpu != nil {
+	if cpu := object.labels.CPUIfRead(); cpu != nil && record.values != nil {
 		return cpu, nil
 	}
+	// Read here, or already read by an operation of the core: either way, C may not have the
+	// pointer yet.
 	cpu, err := object.labels.CPU()
 	if err != nil {
 		return nil, err

@@ -224,7 +224,7 @@ func int32Values(t *Tensor, count, size int) (values []int32, keep bool, err err
 	base := unsafe.Add(t.Data, t.ByteOffset)
 	if t.DType != Int32 || uintptr(base)%4 != 0 || t.Data == nil {
 		return nil, false, Errorf(InvalidParameterError,
-			"failed to cast pointer to i32 for Labels values: expected aligned i32 data, got %s", t.DType)
+			"failed to cast pointer to i32 for Labels values: %s", castProblem(t.DType, base))
 	}
 	if t.IsRowMajor() {
 		return unsafe.Slice((*int32)(base), count*size), true, nil
@@ -243,4 +243,16 @@ func debugInt64List(values []int64) string {
 		s += fmt.Sprint(v)
 	}
 	return s + "]"
+}
+
+// castProblem says why tensor data can not be read as int32, in the reference's words where it
+// has some.
+func castProblem(dtype DType, data unsafe.Pointer) string {
+	if dtype != Int32 {
+		return fmt.Sprintf("can not cast from %s to i32", dtype)
+	}
+	if data == nil {
+		return "the data pointer is NULL"
+	}
+	return "the data pointer is not aligned for i32"
 }

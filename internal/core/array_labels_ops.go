@@ -1,5 +1,7 @@
 package core
 
+import "slices"
+
 // Operations on ArrayLabels: the device rules of the C API around the CPU operations of
 // Labels. Results are placed like their first input (REFERENCE.md §3.6).
 
@@ -30,8 +32,16 @@ func (first *ArrayLabels) Union(second *ArrayLabels) (*ArrayLabels, []int64, []i
 	return result, firstMap, secondMap, err
 }
 
-// Intersection gives first ∩ second (see Intersection on Labels) and both mappings.
+// Intersection gives first ∩ second (see Intersection on Labels) and both mappings. With an
+// empty input, no values are read.
 func (first *ArrayLabels) Intersection(second *ArrayLabels) (*ArrayLabels, []int64, []int64, error) {
+	if first.count == 0 || second.count == 0 {
+		if err := checkSameNames("intersection", first.names, second.names); err != nil {
+			return nil, nil, nil, err
+		}
+		result, err := first.like(newDerivedLabels(first.names, nil))
+		return result, filledMapping(first.count), filledMapping(second.count), err
+	}
 	a, b, err := setOperands("intersection", first, second)
 	if err != nil {
 		return nil, nil, nil, err
@@ -44,8 +54,16 @@ func (first *ArrayLabels) Intersection(second *ArrayLabels) (*ArrayLabels, []int
 	return result, firstMap, secondMap, err
 }
 
-// Difference gives first − second (see Difference on Labels) and the mapping of first.
+// Difference gives first − second (see Difference on Labels) and the mapping of first. When
+// first is empty, no values are read.
 func (first *ArrayLabels) Difference(second *ArrayLabels) (*ArrayLabels, []int64, error) {
+	if first.count == 0 {
+		if err := checkSameNames("difference", first.names, second.names); err != nil {
+			return nil, nil, err
+		}
+		result, err := first.like(newDerivedLabels(first.names, nil))
+		return result, []int64{}, err
+	}
 	a, b, err := setOperands("difference", first, second)
 	if err != nil {
 		return nil, nil, err
@@ -58,7 +76,8 @@ func (first *ArrayLabels) Difference(second *ArrayLabels) (*ArrayLabels, []int64
 	return result, firstMap, err
 }
 
-// Select gives the positions of the entries matching selection (see Select on Labels).
+// Select gives the positions of the entries matching selection (see Select on Labels). Values
+// are only read when the answer depends on them.
 func (l *ArrayLabels) Select(selection *ArrayLabels) ([]uint64, error) {
 	if l.count != 0 && selection.count != 0 {
 		mine, err := l.Device()
@@ -73,6 +92,20 @@ func (l *ArrayLabels) Select(selection *ArrayLabels) ([]uint64, error) {
 			return nil, Errorf(InvalidParameterError,
 				"can not select from Labels, the selection is on a different device (%s) than the labels being selected (%s)",
 				theirs, mine)
+		}
+	}
+	if slices.Equal(l.names, selection.names) {
+		if selection.count == 0 {
+			return []uint64{}, nil
+		}
+	} else {
+		for _, name := range selection.names {
+			if !slices.Contains(l.names, name) {
+				return nil, errNotInSelection(name)
+			}
+		}
+		if len(selection.names) == 0 || l.count == 0 {
+			return allEntries(l.count), nil
 		}
 	}
 	cpu, err := l.CPU()

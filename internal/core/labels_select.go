@@ -25,16 +25,12 @@ func Select(labels, selection *Labels) ([]uint64, error) {
 	for i, name := range selection.names {
 		columns[i] = slices.Index(labels.names, name)
 		if columns[i] < 0 {
-			return nil, Errorf(InvalidParameterError, "'%s' in selection is not part of these Labels", name)
+			return nil, errNotInSelection(name)
 		}
 	}
 
 	if len(columns) == 0 {
-		selected := make([]uint64, labels.count)
-		for i := range selected {
-			selected[i] = uint64(i)
-		}
-		return selected, nil
+		return allEntries(labels.count), nil
 	}
 
 	return selectProjections(labels, selection, columns), nil
@@ -112,4 +108,17 @@ func selectEntries(labels, selection *Labels) ([]uint64, error) {
 			len(selected), labels.count)
 	}
 	return selected, nil
+}
+
+func errNotInSelection(name string) error {
+	return Errorf(InvalidParameterError, "'%s' in selection is not part of these Labels", name)
+}
+
+// allEntries selects every one of count entries, as a selection without dimensions does.
+func allEntries(count int) []uint64 {
+	selected := make([]uint64, count)
+	for i := range selected {
+		selected[i] = uint64(i)
+	}
+	return selected
 }
