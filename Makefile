@@ -63,6 +63,7 @@ MTS_TEST_LIBDIR := $(abspath $(BUILD)/lib)
 MTS_TEST_BUILD := $(BUILD)/c-tests
 include bindings/c/tests/tests.mk
 include tests/reference/reference.mk
+include bench/bench.mk
 $(MTS_C_TEST_BINS) $(MTS_C_TEST_PENDING_BINS): | lib headers
 
 # The same C tests, pending ones included, against the reference library: this shows they

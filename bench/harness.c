@@ -1,0 +1,164 @@
+/* harness.c: see harness.h. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "harness.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* No batch grows past this many operations per sample. */
+#define BENCH_MAX_BATCH ((uint64_t)1 << 24)
+
+static char bench_message[4096];
+
+bench_options bench_default_options(void) {
+    bench_options options = {
+        .min_samples = 11,
+        .max_samples = 101,
+        .min_time_ns = 300e6,
+        .min_sample_ns = 1e6,
+        .warmup_ns = 50e6,
+    };
+    return options;
+}
+
+bench_options bench_quick_options(void) {
+    bench_options options = {
+        .min_samples = 3,
+        .max_samples = 3,
+        .min_time_ns = 0,
+        .min_sample_ns = 1e6,
+        .warmup_ns = 0,
+    };
+    return options;
+}
+
+double bench_now_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec * 1e9 + (double)now.tv_nsec;
+}
+
+void bench_fail(const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    vsnprintf(bench_message, sizeof bench_message, format, args);
+    va_end(args);
+}
+
+const char *bench_error(void) {
+    return bench_message;
+}
+
+int bench_status(mts_status_t status, const char *call) {
+    if (status == MTS_SUCCESS) {
+        return 0;
+    }
+    const char *message = NULL;
+    if (mts_last_error(&message, NULL, NULL) != MTS_SUCCESS || message == NULL) {
+        message = "(mts_last_error gave no message)";
+    }
+    bench_fail("%s: status %d: %s", call, (int)status, message);
+    return -1;
+}
+
+int bench_pointer(const void *pointer, const char *call) {
+    if (pointer != NULL) {
+        return 0;
+    }
+    const char *message = NULL;
+    mts_status_t status = mts_last_error(&message, NULL, NULL);
+    if (status != MTS_SUCCESS || message == NULL) {
+        message = "(mts_last_error gave no message)";
+    }
+    bench_fail("%s: NULL: %s", call, message);
+    return -1;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int bench_measure(bench_case_fn fn, void *context, const bench_options *options, bench_result *result) {
+    bench_message[0] = '\0';
+    double elapsed = 0;
+
+    /* Warm-up: at least two calls (the first may build lazy state, the last one is the
+     * probe for the batch size), then more until warmup_ns of wall time went by. */
+    double start = bench_now_ns();
+    uint32_t calls = 0;
+    do {
+        if (fn(context, 1, &elapsed) != 0) {
+            return -1;
+        }
+        calls++;
+    } while (calls < 2 || bench_now_ns() - start < options->warmup_ns);
+
+    /* Batch size: grow from the last single-call time until one sample is long enough. */
+    uint64_t batch = 1;
+    while (elapsed < options->min_sample_ns && batch < BENCH_MAX_BATCH) {
+        double per_call = elapsed / (double)batch;
+        double wanted = per_call > 0 ? 1.2 * options->min_sample_ns / per_call : 2.0 * (double)batch;
+        uint64_t next = wanted > (double)BENCH_MAX_BATCH ? BENCH_MAX_BATCH : (uint64_t)wanted + 1;
+        batch = next > 2 * batch ? next : 2 * batch;
+        if (batch > BENCH_MAX_BATCH) {
+            batch = BENCH_MAX_BATCH;
+        }
+        if (fn(context, batch, &elapsed) != 0) {
+            return -1;
+        }
+    }
+
+    double *samples = malloc(sizeof(double) * options->max_samples);
+    if (samples == NULL) {
+        bench_fail("out of memory");
+        return -1;
+    }
+    uint32_t count = 0;
+    double total = 0;
+    while (count < options->max_samples && (count < options->min_samples || total < options->min_time_ns)) {
+        if (fn(context, batch, &elapsed) != 0) {
+            free(samples);
+            return -1;
+        }
+        total += elapsed;
+        samples[count++] = elapsed / (double)batch;
+    }
+
+    qsort(samples, count, sizeof(double), compare_doubles);
+    result->median_ns = count % 2 == 1 ? samples[count / 2] : 0.5 * (samples[count / 2 - 1] + samples[count / 2]);
+    result->min_ns = samples[0];
+    result->max_ns = samples[count - 1];
+    result->samples = count;
+    result->batch = batch;
+    free(samples);
+    return 0;
+}
+
+void bench_print_header(FILE *out) {
+    fprintf(out, "#id\tdescription\tunit\tmedian_ns\tmin_ns\tmax_ns\tsamples\tbatch\tstatus\tmessage\n");
+}
+
+/* Prints `text` with tabs and line breaks turned into spaces, so a row stays one TSV line. */
+static void print_field(FILE *out, const char *text) {
+    for (const char *c = text; *c != '\0'; c++) {
+        fputc(*c == '\t' || *c == '\n' || *c == '\r' ? ' ' : *c, out);
+    }
+}
+
+void bench_print_row(FILE *out, const char *id, const char *description, const char *unit,
+                     const bench_result *result, const char *error) {
+    fprintf(out, "%s\t%s\t%s\t", id, description, unit);
+    if (result != NULL) {
+        fprintf(out, "%.1f\t%.1f\t%.1f\t%u\t%llu\tok\t\n", result->median_ns, result->min_ns,
+                result->max_ns, result->samples, (unsigned long long)result->batch);
+    } else {
+        fprintf(out, "-\t-\t-\t-\t-\terror\t");
+        print_field(out, error != NULL && error[0] != '\0' ? error : "unknown error");
+        fputc('\n', out);
+    }
+    fflush(out);
+}

@@ -1,0 +1,72 @@
+/*
+ * harness.h: the timing loop of the C benchmarks.
+ *
+ * A case is a function that runs its operation `n` times and reports the nanoseconds spent
+ * in the part it means to time; it may prepare inputs or release outputs outside that part.
+ * `bench_measure` warms the case up (two calls at least), picks a batch size `n` so that one
+ * sample lasts at least `min_sample_ns`, then takes samples until it has `min_samples` of
+ * them and has timed `min_time_ns` in all (or reached `max_samples`). It reports the median,
+ * minimum and maximum time of one operation (sample time divided by the batch size).
+ *
+ * Errors: a case returns -1 after recording a message with `bench_fail` (or through
+ * `bench_status` / `bench_pointer`, which add `mts_last_error`'s message); `bench_error`
+ * gives it back.
+ *
+ * Output, one tab-separated line per case (`bench_print_row`):
+ *   id  description  unit  median_ns  min_ns  max_ns  samples  batch  status  message
+ * where status is "ok" or "error" (the numbers are then "-").
+ */
+#ifndef MTS_BENCH_HARNESS_H
+#define MTS_BENCH_HARNESS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <metatensor.h>
+
+typedef int (*bench_case_fn)(void *context, uint64_t n, double *elapsed_ns);
+
+typedef struct {
+    uint32_t min_samples;
+    uint32_t max_samples;
+    double min_time_ns;
+    double min_sample_ns;
+    double warmup_ns;
+} bench_options;
+
+typedef struct {
+    double median_ns;
+    double min_ns;
+    double max_ns;
+    uint32_t samples;
+    uint64_t batch;
+} bench_result;
+
+/* The defaults: 11 to 101 samples of at least 1 ms, 0.3 s timed, 50 ms of warm-up. */
+bench_options bench_default_options(void);
+/* A smoke test: 3 samples after the two warm-up calls that every case gets. */
+bench_options bench_quick_options(void);
+
+/* A monotonic clock, in nanoseconds. */
+double bench_now_ns(void);
+
+/* Records the error message of the running case (printf-style). */
+void bench_fail(const char *format, ...);
+/* The message recorded by the last failure. */
+const char *bench_error(void);
+
+/* Returns 0 when `status` is MTS_SUCCESS; otherwise records "<call>: status N: <last error>"
+ * and returns -1. */
+int bench_status(mts_status_t status, const char *call);
+/* The same for functions returning a pointer, NULL meaning failure. */
+int bench_pointer(const void *pointer, const char *call);
+
+/* Measures a case; returns 0, or -1 with the case's message in `bench_error()`. */
+int bench_measure(bench_case_fn fn, void *context, const bench_options *options, bench_result *result);
+
+void bench_print_header(FILE *out);
+/* Prints one row: the result when `result` is not NULL, otherwise an error row with `error`. */
+void bench_print_row(FILE *out, const char *id, const char *description, const char *unit,
+                     const bench_result *result, const char *error);
+
+#endif

@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# Runs the labels benchmark built against our library and against the reference, one after
+# the other, and prints one table: operation | ours | reference | ours/reference (medians).
+#
+# usage: bench/run.sh OURS_BINARY REFERENCE_BINARY OUT_DIR [BENCH_ARGS...]
+#
+# Writes OUT_DIR/ours.tsv and OUT_DIR/reference.tsv (each program's own rows, see
+# bench/harness.h) and OUT_DIR/results.tsv, one line per operation:
+#   id  description  unit  ours_median_ns  reference_median_ns  ratio  ours_status
+#   reference_status  ours_message  reference_message
+# where a status is ok, error or missing (the program died before that row) and the numbers
+# of a row that is not ok are "-".
+#
+# Errors in our library are reported and do not fail the run (the library may not implement
+# everything yet); an error or a crash of the reference program does, since it means the
+# benchmark itself is broken.
+set -u
+
+if [ $# -lt 3 ]; then
+    echo "usage: $0 OURS_BINARY REFERENCE_BINARY OUT_DIR [BENCH_ARGS...]" >&2
+    exit 2
+fi
+ours=$1
+reference=$2
+out=$3
+shift 3
+mkdir -p "$out"
+
+run_program() {
+    local side=$1 binary=$2
+    shift 2
+    echo "=== $side: $binary $*" >&2
+    "$binary" "$@" >"$out/$side.tsv"
+    local status=$?
+    if [ $status -ne 0 ]; then
+        echo "=== $side: the program exited with status $status" >&2
+    fi
+    return $status
+}
+
+run_program reference "$reference" "$@"
+reference_status=$?
+run_program ours "$ours" "$@"
+ours_status=$?
+
+awk -F '\t' -v results="$out/results.tsv" \
+    -v reference_exit="$reference_status" -v ours_exit="$ours_status" '
+function format_time(ns,    value, unit) {
+    if (ns == "-") return "-"
+    value = ns + 0; unit = "ns"
+    if (value >= 1e9) { value /= 1e9; unit = "s" }
+    else if (value >= 1e6) { value /= 1e6; unit = "ms" }
+    else if (value >= 1e3) { value /= 1e3; unit = "us" }
+    if (value >= 100) return sprintf("%.0f %s", value, unit)
+    if (value >= 10) return sprintf("%.1f %s", value, unit)
+    return sprintf("%.2f %s", value, unit)
+}
+function cell(side, id) {
+    if (state[side, id] != "ok") return state[side, id]
+    return format_time(median[side, id])
+}
+function repeat(text, n,    result) {
+    result = ""
+    while (n-- > 0) result = result text
+    return result
+}
+FNR == 1 { side = (FILENAME ~ /reference\.tsv$/) ? "reference" : "ours" }
+/^#library\t/ { library[side] = $2; next }
+/^#version\t/ { version[side] = $2; next }
+/^#timing\t/ { timing = $2; next }
+/^#/ { next }
+NF >= 9 {
+    id = $1
+    if (!(id in seen)) { seen[id] = 1; order[++count] = id }
+    description[id] = $2
+    unit[id] = $3
+    median[side, id] = $4
+    status[side, id] = $9
+    message[side, id] = (NF >= 10) ? $10 : ""
+}
+END {
+    # a row a program did not print (it stopped before) is "missing"; read `status` only here,
+    # since reading an absent element of an awk array creates it
+    for (i = 1; i <= count; i++) {
+        id = order[i]
+        state["ours", id] = (("ours", id) in status) ? status["ours", id] : "missing"
+        state["reference", id] = (("reference", id) in status) ? status["reference", id] : "missing"
+    }
+    printf "ours:      %s (%s)\n", ("ours" in library) ? library["ours"] : "?", ("ours" in version) ? version["ours"] : "?"
+    printf "reference: %s (%s)\n", ("reference" in library) ? library["reference"] : "?",
+        ("reference" in version) ? version["reference"] : "?"
+    if (timing != "") printf "timing:    %s\n", timing
+    printf "medians per call (per lookup where marked)\n\n"
+
+    width = length("operation")
+    for (i = 1; i <= count; i++) {
+        id = order[i]
+        name[id] = description[id] (unit[id] == "lookup" ? " (per lookup)" : "")
+        if (length(name[id]) > width) width = length(name[id])
+    }
+    format = "%-" width "s | %12s | %12s | %14s\n"
+    printf format, "operation", "ours", "reference", "ours/reference"
+    printf "%s-|-%s-|-%s-|-%s\n", repeat("-", width), repeat("-", 12), repeat("-", 12), repeat("-", 14)
+
+    print "id\tdescription\tunit\tours_median_ns\treference_median_ns\tratio\tours_status\treference_status\tours_message\treference_message" > results
+    for (i = 1; i <= count; i++) {
+        id = order[i]
+        ratio = "-"
+        if (state["ours", id] == "ok" && state["reference", id] == "ok" && median["reference", id] + 0 > 0)
+            ratio = sprintf("%.2f", median["ours", id] / median["reference", id])
+        printf format, name[id], cell("ours", id), cell("reference", id), (ratio == "-" ? "-" : ratio "x")
+        ours_median = (state["ours", id] == "ok") ? median["ours", id] : "-"
+        reference_median = (state["reference", id] == "ok") ? median["reference", id] : "-"
+        printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", id, description[id], unit[id], ours_median,
+            reference_median, ratio, state["ours", id], state["reference", id], message["ours", id],
+            message["reference", id] > results
+    }
+
+    # errors, one line per distinct message with the operations that gave it
+    split("ours reference", sides, " ")
+    for (s = 1; s <= 2; s++) {
+        side = sides[s]
+        distinct = 0
+        delete ids
+        delete messages
+        for (i = 1; i <= count; i++) {
+            id = order[i]
+            if (state[side, id] == "missing") {
+                text = "missing: the program stopped before this row"
+            } else if (state[side, id] != "ok") {
+                text = message[side, id]
+            } else {
+                continue
+            }
+            if (!(text in ids)) { messages[++distinct] = text; ids[text] = id }
+            else ids[text] = ids[text] ", " id
+        }
+        if (distinct > 0) {
+            printf "\nerrors in %s:\n", side
+            for (m = 1; m <= distinct; m++) printf "  %s\n    -> %s\n", ids[messages[m]], messages[m]
+        }
+    }
+    if (ours_exit != 0) printf "\nthe program built against our library exited with status %s\n", ours_exit
+    if (reference_exit != 0) printf "\nthe program built against the reference exited with status %s\n", reference_exit
+    printf "\nresults: %s\n", results
+}
+' "$out/reference.tsv" "$out/ours.tsv"
+
+if [ "$reference_status" -ne 0 ] || grep -q $'\terror\t' "$out/reference.tsv"; then
+    echo "the reference run failed or reported errors: the benchmark itself is broken" >&2
+    exit 1
+fi
+exit 0
