@@ -53,7 +53,7 @@ examples: lib headers
 
 # ---------------------------------------------------------------- tests
 
-test: go-test c-tests c-tests-reference abi-tests install-test reference-compare
+test: go-test c-tests c-tests-leaks c-tests-reference abi-tests install-test reference-compare
 
 go-test:
 	$(GO) test ./...
@@ -62,9 +62,11 @@ MTS_TEST_INCLUDE := $(INCLUDE)
 MTS_TEST_LIBDIR := $(abspath $(BUILD)/lib)
 MTS_TEST_BUILD := $(BUILD)/c-tests
 include bindings/c/tests/tests.mk
+include bindings/c/tests/leaks.mk
 include tests/reference/reference.mk
 include bench/bench.mk
 $(MTS_C_TEST_BINS) $(MTS_C_TEST_PENDING_BINS): | lib headers
+$(MTS_LEAKS_SELFTEST) c-tests-leaks: | lib headers
 
 # The same C tests, pending ones included, against the reference library: this shows they
 # assert the reference's real behaviour.

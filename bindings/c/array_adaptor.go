@@ -12,13 +12,21 @@ import (
 // cArray adapts a C caller's mts_array_t to core.Array. Every call goes through a generated
 // trampoline (Go can not call C function pointers itself).
 type cArray struct {
-	raw C.struct_mts_array_t
+	// raw is where the struct lives: in C memory when possible, as cgo checks every call's
+	// pointer into Go memory (walking the struct's members), else in its own Go allocation.
+	raw *C.struct_mts_array_t
 }
 
 var _ core.Array = (*cArray)(nil)
 
 // newCArray takes ownership of a caller's array.
 func newCArray(raw C.struct_mts_array_t) *cArray {
+	return &cArray{raw: &raw}
+}
+
+// cArrayAt takes ownership of a caller's array already stored in C memory, which must outlive
+// the cArray.
+func cArrayAt(raw *C.struct_mts_array_t) *cArray {
 	return &cArray{raw: raw}
 }
 
@@ -42,7 +50,7 @@ func (a *cArray) Origin() (core.Origin, error) {
 		return 0, missing("origin")
 	}
 	var origin C.mts_data_origin_t
-	if C.mtsgo_array_origin(&a.raw, &origin) != C.MTS_SUCCESS {
+	if C.mtsgo_array_origin(a.raw, &origin) != C.MTS_SUCCESS {
 		return 0, failed("origin")
 	}
 	return core.Origin(origin), nil
@@ -53,7 +61,7 @@ func (a *cArray) Device() (core.Device, error) {
 		return core.Device{}, missing("device")
 	}
 	var device C.DLDevice
-	if C.mtsgo_array_device(&a.raw, &device) != C.MTS_SUCCESS {
+	if C.mtsgo_array_device(a.raw, &device) != C.MTS_SUCCESS {
 		return core.Device{}, failed("device")
 	}
 	return deviceFromC(device), nil
@@ -64,7 +72,7 @@ func (a *cArray) DType() (core.DType, error) {
 		return core.DType{}, missing("dtype")
 	}
 	var dtype C.DLDataType
-	if C.mtsgo_array_dtype(&a.raw, &dtype) != C.MTS_SUCCESS {
+	if C.mtsgo_array_dtype(a.raw, &dtype) != C.MTS_SUCCESS {
 		return core.DType{}, failed("dtype")
 	}
 	return dtypeFromC(dtype), nil
@@ -76,7 +84,7 @@ func (a *cArray) AsDLPack(device core.Device, stream *int64, maxVersion core.DLP
 	}
 	var managed *C.DLManagedTensorVersioned
 	version := C.DLPackVersion{major: C.uint32_t(maxVersion.Major), minor: C.uint32_t(maxVersion.Minor)}
-	if C.mtsgo_array_as_dlpack(&a.raw, &managed, deviceToC(device), (*C.int64_t)(stream), version) != C.MTS_SUCCESS {
+	if C.mtsgo_array_as_dlpack(a.raw, &managed, deviceToC(device), (*C.int64_t)(stream), version) != C.MTS_SUCCESS {
 		return nil, failed("as_dlpack")
 	}
 	if managed == nil {
@@ -95,7 +103,7 @@ func (a *cArray) FromDLPack(tensor *core.Tensor) (core.Array, error) {
 		return nil, err
 	}
 	var created C.struct_mts_array_t
-	if C.mtsgo_array_from_dlpack(&a.raw, managed, &created) != C.MTS_SUCCESS {
+	if C.mtsgo_array_from_dlpack(a.raw, managed, &created) != C.MTS_SUCCESS {
 		return nil, failed("from_dlpack")
 	}
 	return newCArray(created), nil
@@ -107,7 +115,7 @@ func (a *cArray) Shape() ([]uintptr, error) {
 	}
 	var shape *C.uintptr_t
 	var count C.uintptr_t
-	if C.mtsgo_array_shape(&a.raw, &shape, &count) != C.MTS_SUCCESS {
+	if C.mtsgo_array_shape(a.raw, &shape, &count) != C.MTS_SUCCESS {
 		return nil, failed("shape")
 	}
 	if count == 0 {
@@ -123,7 +131,7 @@ func (a *cArray) Reshape(shape []uintptr) error {
 	if a.raw.reshape == nil {
 		return missing("reshape")
 	}
-	if C.mtsgo_array_reshape(&a.raw, sizesToC(shape), C.uintptr_t(len(shape))) != C.MTS_SUCCESS {
+	if C.mtsgo_array_reshape(a.raw, sizesToC(shape), C.uintptr_t(len(shape))) != C.MTS_SUCCESS {
 		return failed("reshape")
 	}
 	return nil
@@ -133,7 +141,7 @@ func (a *cArray) SwapAxes(axis1, axis2 uintptr) error {
 	if a.raw.swap_axes == nil {
 		return missing("swap_axes")
 	}
-	if C.mtsgo_array_swap_axes(&a.raw, C.uintptr_t(axis1), C.uintptr_t(axis2)) != C.MTS_SUCCESS {
+	if C.mtsgo_array_swap_axes(a.raw, C.uintptr_t(axis1), C.uintptr_t(axis2)) != C.MTS_SUCCESS {
 		return failed("swap_axes")
 	}
 	return nil
@@ -147,10 +155,10 @@ func (a *cArray) Create(shape []uintptr, fill core.Array) (core.Array, error) {
 	if !ok {
 		return nil, core.Errorf(core.InternalError, "the fill value of mts_array_t.create must be a C array")
 	}
-	view := fillC.raw
+	view := *fillC.raw
 	view.destroy = nil // the callee borrows the fill value
 	var created C.struct_mts_array_t
-	if C.mtsgo_array_create(&a.raw, sizesToC(shape), C.uintptr_t(len(shape)), view, &created) != C.MTS_SUCCESS {
+	if C.mtsgo_array_create(a.raw, sizesToC(shape), C.uintptr_t(len(shape)), view, &created) != C.MTS_SUCCESS {
 		return nil, failed("create")
 	}
 	return newCArray(created), nil
@@ -161,7 +169,7 @@ func (a *cArray) Copy(device core.Device) (core.Array, error) {
 		return nil, missing("copy")
 	}
 	var created C.struct_mts_array_t
-	if C.mtsgo_array_copy(&a.raw, deviceToC(device), &created) != C.MTS_SUCCESS {
+	if C.mtsgo_array_copy(a.raw, deviceToC(device), &created) != C.MTS_SUCCESS {
 		return nil, failed("copy")
 	}
 	return newCArray(created), nil
@@ -179,15 +187,15 @@ func (a *cArray) MoveData(input core.Array, movements []core.DataMovement) error
 	if len(movements) > 0 {
 		first = (*C.struct_mts_data_movement_t)(unsafe.Pointer(&movements[0]))
 	}
-	if C.mtsgo_array_move_data(&a.raw, source.raw.ptr, first, C.uintptr_t(len(movements))) != C.MTS_SUCCESS {
+	if C.mtsgo_array_move_data(a.raw, source.raw.ptr, first, C.uintptr_t(len(movements))) != C.MTS_SUCCESS {
 		return failed("move_data")
 	}
 	return nil
 }
 
 func (a *cArray) Destroy() {
-	C.mtsgo_array_destroy(&a.raw)
-	a.raw = C.struct_mts_array_t{}
+	C.mtsgo_array_destroy(a.raw)
+	*a.raw = C.struct_mts_array_t{}
 }
 
 func sizesToC(shape []uintptr) *C.uintptr_t {

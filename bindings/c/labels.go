@@ -25,22 +25,29 @@ type labelsObject struct {
 	pinner  runtime.Pinner // keeps Go-allocated CPU values where C reads them
 }
 
-// newLabelsRecord gives C its record for labels, with one reference. raw is the values array
-// as the caller gave it, kept verbatim for mts_labels_values; nil for Go arrays.
+// newLabelsRecord gives C its record for labels the core built, with one reference. raw is
+// their values array when it is a caller's kind of array; nil for Go arrays.
 func newLabelsRecord(labels *core.ArrayLabels, raw *C.struct_mts_array_t) *C.struct_mts_labels_t {
-	object := &labelsObject{labels: labels}
 	record := (*C.struct_mts_labels_t)(C.calloc(1, C.size_t(unsafe.Sizeof(C.struct_mts_labels_t{}))))
 	if record == nil {
 		labels.Release()
 		panic(core.Errorf(core.InternalError, "out of memory allocating a labels record"))
 	}
-	record.references = 1
 	record.names = namesToC(labels.Names())
-	record.size = C.uintptr_t(labels.Size())
-	record.count = C.uintptr_t(labels.Count())
 	if raw != nil {
 		record.array = *raw
-	} else {
+	}
+	return fillLabelsRecord(record, labels, raw != nil)
+}
+
+// fillLabelsRecord completes a record holding the names and, with callerArray, the values
+// array as the caller gave it (kept verbatim for mts_labels_values).
+func fillLabelsRecord(record *C.struct_mts_labels_t, labels *core.ArrayLabels, callerArray bool) *C.struct_mts_labels_t {
+	object := &labelsObject{labels: labels}
+	record.references = 1
+	record.size = C.uintptr_t(labels.Size())
+	record.count = C.uintptr_t(labels.Count())
+	if !callerArray {
 		object.exported = exportArray(labels.Array())
 		record.array = object.exported.raw
 	}
@@ -134,8 +141,7 @@ func mtsgo_labels_release(record *C.struct_mts_labels_t) (status C.mts_status_t)
 	object.pinLock.Lock()
 	object.pinner.Unpin()
 	object.pinLock.Unlock()
-	C.free(unsafe.Pointer(record.names))
-	C.free(unsafe.Pointer(record))
+	C.mtsgo_labels_dispose(record)
 	return C.MTS_SUCCESS
 }
 
@@ -156,21 +162,26 @@ func implLabelsAssumeUnique(names **C.char, count C.uintptr_t, array C.struct_mt
 
 // newLabels builds labels from a caller's names and array; the array is always consumed.
 func newLabels(cNames **C.char, count C.uintptr_t, array C.struct_mts_array_t, checkUnique bool) (*C.struct_mts_labels_t, error) {
-	values := newCArray(array)
 	names, err := namesFromC(cNames, count)
 	if err != nil {
-		values.Destroy()
+		newCArray(array).Destroy()
 		return nil, err
 	}
-	labels, err := core.NewArrayLabels(names, values, checkUnique)
+	// The record comes first so that the array lives in it, in C memory, while the core reads.
+	record := C.mtsgo_labels_alloc(cNames, count)
+	if record == nil {
+		newCArray(array).Destroy()
+		panic(core.Errorf(core.InternalError, "out of memory allocating a labels record"))
+	}
+	record.array = array
+	labels, err := core.NewArrayLabels(names, cArrayAt(&record.array), checkUnique)
 	if err != nil {
+		C.mtsgo_labels_dispose(record)
 		return nil, err
 	}
-	if _, isGo := labels.Array().(*cArray); !isGo {
-		// Labels without dimensions replaced the caller's array by the library's own.
-		return newLabelsRecord(labels, nil), nil
-	}
-	return newLabelsRecord(labels, &array), nil
+	// Labels without dimensions replaced the caller's array by the library's own.
+	_, isC := labels.Array().(*cArray)
+	return fillLabelsRecord(record, labels, isC), nil
 }
 
 // namesFromC reads dimension names, rejecting invalid UTF-8.
@@ -305,7 +316,7 @@ func implLabelsDifference(first, second *C.struct_mts_labels_t, result **C.struc
 // of array (from from_dlpack) or the library's own.
 func derivedRecord(labels *core.ArrayLabels) *C.struct_mts_labels_t {
 	if values, ok := labels.Array().(*cArray); ok {
-		return newLabelsRecord(labels, &values.raw)
+		return newLabelsRecord(labels, values.raw)
 	}
 	return newLabelsRecord(labels, nil)
 }

@@ -65,6 +65,13 @@ struct mts_labels_t {
 /* Publishes the CPU values of labels to every thread. */
 void mtsgo_labels_publish_values(struct mts_labels_t *labels, const int32_t *values);
 
+/* Allocates a zeroed labels record holding a copy of the (non-NULL) names; NULL when out of
+ * memory. */
+struct mts_labels_t *mtsgo_labels_alloc(const char *const *names, uintptr_t size);
+
+/* Frees the names and the record, nothing else. */
+void mtsgo_labels_dispose(struct mts_labels_t *labels);
+
 /* Checks that a pointer is live labels, recording an error when it is not. */
 mts_status_t mtsgo_labels_check(const struct mts_labels_t *labels);
 struct mts_block_t { struct mtsgo_record record; };
