@@ -24,27 +24,30 @@ type exportedArray struct {
 // exportArray gives a non-owning mts_array_t for a Go array that stays owned by Go; call
 // release when the array goes away.
 func exportArray(array core.Array) *exportedArray {
-	e := &exportedArray{array: array}
-	e.handle = cgo.NewHandle(e)
-	e.raw = C.mtsgo_go_array(C.uintptr_t(e.handle), 0)
-	if e.raw.ptr == nil {
-		e.handle.Delete()
-		panic(core.Errorf(core.InternalError, "out of memory exporting an array"))
-	}
-	return e
+	return newExportedArray(array, false)
 }
 
 // exportOwnedArray hands a Go array to C for good: its destroy member destroys the array.
 func exportOwnedArray(array core.Array) C.struct_mts_array_t {
+	return newExportedArray(array, true).raw
+}
+
+func newExportedArray(array core.Array, owning bool) *exportedArray {
 	e := &exportedArray{array: array}
 	e.handle = cgo.NewHandle(e)
-	e.raw = C.mtsgo_go_array(C.uintptr_t(e.handle), 1)
+	flag := C.int(0)
+	if owning {
+		flag = 1
+	}
+	e.raw = C.mtsgo_go_array(C.uintptr_t(e.handle), flag)
 	if e.raw.ptr == nil {
 		e.handle.Delete()
-		array.Destroy()
+		if owning {
+			array.Destroy()
+		}
 		panic(core.Errorf(core.InternalError, "out of memory exporting an array"))
 	}
-	return e.raw
+	return e
 }
 
 // release drops the handle and the C memory; the Go array itself is not destroyed.

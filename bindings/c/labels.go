@@ -25,21 +25,6 @@ type labelsObject struct {
 	pinner  runtime.Pinner // keeps Go-allocated CPU values where C reads them
 }
 
-// newLabelsRecord gives C its record for labels the core built, with one reference. raw is
-// their values array when it is a caller's kind of array; nil for Go arrays.
-func newLabelsRecord(labels *core.ArrayLabels, raw *C.struct_mts_array_t) *C.struct_mts_labels_t {
-	record := (*C.struct_mts_labels_t)(C.calloc(1, C.size_t(unsafe.Sizeof(C.struct_mts_labels_t{}))))
-	if record == nil {
-		labels.Release()
-		panic(core.Errorf(core.InternalError, "out of memory allocating a labels record"))
-	}
-	record.names = namesToC(labels.Names())
-	if raw != nil {
-		record.array = *raw
-	}
-	return fillLabelsRecord(record, labels, raw != nil)
-}
-
 // fillLabelsRecord completes a record holding the names and, with callerArray, the values
 // array as the caller gave it (kept verbatim for mts_labels_values).
 func fillLabelsRecord(record *C.struct_mts_labels_t, labels *core.ArrayLabels, callerArray bool) *C.struct_mts_labels_t {
@@ -57,31 +42,6 @@ func fillLabelsRecord(record *C.struct_mts_labels_t, labels *core.ArrayLabels, c
 	record.record.magic = C.uint64_t(labelsRecord)
 	record.record.handle = C.uintptr_t(cgo.NewHandle(object))
 	return record
-}
-
-// namesToC copies names into one C block: the pointer array, then the NUL-terminated strings.
-func namesToC(names []string) **C.char {
-	if len(names) == 0 {
-		return nil
-	}
-	pointers := uintptr(len(names)) * unsafe.Sizeof((*C.char)(nil))
-	total := pointers
-	for _, name := range names {
-		total += uintptr(len(name)) + 1
-	}
-	block := C.malloc(C.size_t(total))
-	if block == nil {
-		panic(core.Errorf(core.InternalError, "out of memory copying labels names"))
-	}
-	table := unsafe.Slice((**C.char)(block), len(names))
-	text := unsafe.Slice((*byte)(block), total)[pointers:]
-	for i, name := range names {
-		table[i] = (*C.char)(unsafe.Pointer(&text[0]))
-		copy(text, name)
-		text[len(name)] = 0
-		text = text[len(name)+1:]
-	}
-	return (**C.char)(block)
 }
 
 // publish makes the CPU values visible to C. Values in Go memory are pinned first, as C keeps
@@ -288,7 +248,7 @@ func twoMappingOperation(first, second *C.struct_mts_labels_t, result **C.struct
 	if err != nil {
 		return err
 	}
-	*result = derivedRecord(labels)
+	*result = derivedRecord(labels, first)
 	writeMapping(firstMapping, firstMap)
 	writeMapping(secondMapping, secondMap)
 	return nil
@@ -307,18 +267,24 @@ func implLabelsDifference(first, second *C.struct_mts_labels_t, result **C.struc
 	if err != nil {
 		return err
 	}
-	*result = derivedRecord(labels)
+	*result = derivedRecord(labels, first)
 	writeMapping(firstMapping, firstMap)
 	return nil
 }
 
-// derivedRecord gives C the record of labels the core built: their array is a caller's kind
-// of array (from from_dlpack) or the library's own.
-func derivedRecord(labels *core.ArrayLabels) *C.struct_mts_labels_t {
-	if values, ok := labels.Array().(*cArray); ok {
-		return newLabelsRecord(labels, values.raw)
+// derivedRecord gives C the record of labels the core built from like (their names are like's):
+// their array is a caller's kind of array (from from_dlpack) or the library's own.
+func derivedRecord(labels *core.ArrayLabels, like *C.struct_mts_labels_t) *C.struct_mts_labels_t {
+	record := C.mtsgo_labels_alloc(like.names, like.size)
+	if record == nil {
+		labels.Release()
+		panic(core.Errorf(core.InternalError, "out of memory allocating a labels record"))
 	}
-	return newLabelsRecord(labels, nil)
+	values, isC := labels.Array().(*cArray)
+	if isC {
+		record.array = *values.raw
+	}
+	return fillLabelsRecord(record, labels, isC)
 }
 
 func implLabelsSelect(record, selection *C.struct_mts_labels_t, selected *C.uint64_t, selectedCount *C.uintptr_t) error {

@@ -10,7 +10,7 @@ struct mts_labels_t *mtsgo_labels_alloc(const char *const *names, uintptr_t size
     if (labels == NULL || size == 0) {
         return labels;
     }
-    /* Same layout as namesToC: the pointer table, then the NUL-terminated strings. */
+    /* One block: the pointer table, then the NUL-terminated strings. */
     size_t total = size * sizeof(char *);
     for (uintptr_t i = 0; i < size; i++) {
         total += strlen(names[i]) + 1;
