@@ -216,3 +216,7 @@ func deviceToC(d core.Device) C.DLDevice {
 func dtypeFromC(t C.DLDataType) core.DType {
 	return core.DType{Code: core.DataTypeCode(t.code), Bits: uint8(t.bits), Lanes: uint16(t.lanes)}
 }
+
+func dtypeToC(t core.DType) C.DLDataType {
+	return C.DLDataType{code: C.uint8_t(t.Code), bits: C.uint8_t(t.Bits), lanes: C.uint16_t(t.Lanes)}
+}

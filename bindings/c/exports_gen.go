@@ -108,9 +108,12 @@ func mtsgo_get_data_origin(origin C.mts_data_origin_t, buffer *C.char, buffer_si
 //export mtsgo_block
 func mtsgo_block(data C.struct_mts_array_t, samples *C.struct_mts_labels_t, components **C.struct_mts_labels_t, components_count C.uintptr_t, properties *C.struct_mts_labels_t) (result *C.struct_mts_block_t) {
 	defer recoverObject("mts_block", &result)
-	destroyArray(&data)
-	recordError(core.NotImplemented("mts_block"))
-	return nil
+	value, err := implBlock(data, samples, components, components_count, properties)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return value
 }
 
 // mtsgo_block_free is the Go body of mts_block_free.
@@ -118,7 +121,7 @@ func mtsgo_block(data C.struct_mts_array_t, samples *C.struct_mts_labels_t, comp
 //export mtsgo_block_free
 func mtsgo_block_free(block *C.struct_mts_block_t) (status C.mts_status_t) {
 	defer recoverStatus("mts_block_free", &status)
-	return statusOf(core.NotImplemented("mts_block_free"))
+	return statusOf(implBlockFree(block))
 }
 
 // mtsgo_block_copy is the Go body of mts_block_copy.
@@ -126,8 +129,12 @@ func mtsgo_block_free(block *C.struct_mts_block_t) (status C.mts_status_t) {
 //export mtsgo_block_copy
 func mtsgo_block_copy(block *C.struct_mts_block_t) (result *C.struct_mts_block_t) {
 	defer recoverObject("mts_block_copy", &result)
-	recordError(core.NotImplemented("mts_block_copy"))
-	return nil
+	value, err := implBlockCopy(block)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return value
 }
 
 // mtsgo_block_labels is the Go body of mts_block_labels.
@@ -135,8 +142,12 @@ func mtsgo_block_copy(block *C.struct_mts_block_t) (result *C.struct_mts_block_t
 //export mtsgo_block_labels
 func mtsgo_block_labels(block *C.struct_mts_block_t, axis C.uintptr_t) (result *C.struct_mts_labels_t) {
 	defer recoverObject("mts_block_labels", &result)
-	recordError(core.NotImplemented("mts_block_labels"))
-	return nil
+	value, err := implBlockLabels(block, axis)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return value
 }
 
 // mtsgo_block_gradient is the Go body of mts_block_gradient.
@@ -144,7 +155,7 @@ func mtsgo_block_labels(block *C.struct_mts_block_t, axis C.uintptr_t) (result *
 //export mtsgo_block_gradient
 func mtsgo_block_gradient(block *C.struct_mts_block_t, parameter *C.char, gradient **C.struct_mts_block_t) (status C.mts_status_t) {
 	defer recoverStatus("mts_block_gradient", &status)
-	return statusOf(core.NotImplemented("mts_block_gradient"))
+	return statusOf(implBlockGradient(block, parameter, gradient))
 }
 
 // mtsgo_block_data is the Go body of mts_block_data.
@@ -152,7 +163,7 @@ func mtsgo_block_gradient(block *C.struct_mts_block_t, parameter *C.char, gradie
 //export mtsgo_block_data
 func mtsgo_block_data(block *C.struct_mts_block_t, data *C.struct_mts_array_t) (status C.mts_status_t) {
 	defer recoverStatus("mts_block_data", &status)
-	return statusOf(core.NotImplemented("mts_block_data"))
+	return statusOf(implBlockData(block, data))
 }
 
 // mtsgo_block_add_gradient is the Go body of mts_block_add_gradient.
@@ -160,7 +171,7 @@ func mtsgo_block_data(block *C.struct_mts_block_t, data *C.struct_mts_array_t) (
 //export mtsgo_block_add_gradient
 func mtsgo_block_add_gradient(block *C.struct_mts_block_t, parameter *C.char, gradient *C.struct_mts_block_t) (status C.mts_status_t) {
 	defer recoverStatus("mts_block_add_gradient", &status)
-	return statusOf(core.NotImplemented("mts_block_add_gradient"))
+	return statusOf(implBlockAddGradient(block, parameter, gradient))
 }
 
 // mtsgo_block_gradients_list is the Go body of mts_block_gradients_list.
@@ -168,7 +179,7 @@ func mtsgo_block_add_gradient(block *C.struct_mts_block_t, parameter *C.char, gr
 //export mtsgo_block_gradients_list
 func mtsgo_block_gradients_list(block *C.struct_mts_block_t, parameters ***C.char, parameters_count *C.uintptr_t) (status C.mts_status_t) {
 	defer recoverStatus("mts_block_gradients_list", &status)
-	return statusOf(core.NotImplemented("mts_block_gradients_list"))
+	return statusOf(implBlockGradientsList(block, parameters, parameters_count))
 }
 
 // mtsgo_block_device is the Go body of mts_block_device.
@@ -176,7 +187,7 @@ func mtsgo_block_gradients_list(block *C.struct_mts_block_t, parameters ***C.cha
 //export mtsgo_block_device
 func mtsgo_block_device(block *C.struct_mts_block_t, device *C.DLDevice) (status C.mts_status_t) {
 	defer recoverStatus("mts_block_device", &status)
-	return statusOf(core.NotImplemented("mts_block_device"))
+	return statusOf(implBlockDevice(block, device))
 }
 
 // mtsgo_block_dtype is the Go body of mts_block_dtype.
@@ -184,7 +195,7 @@ func mtsgo_block_device(block *C.struct_mts_block_t, device *C.DLDevice) (status
 //export mtsgo_block_dtype
 func mtsgo_block_dtype(block *C.struct_mts_block_t, dtype *C.DLDataType) (status C.mts_status_t) {
 	defer recoverStatus("mts_block_dtype", &status)
-	return statusOf(core.NotImplemented("mts_block_dtype"))
+	return statusOf(implBlockDtype(block, dtype))
 }
 
 // mtsgo_tensormap is the Go body of mts_tensormap.
@@ -192,8 +203,12 @@ func mtsgo_block_dtype(block *C.struct_mts_block_t, dtype *C.DLDataType) (status
 //export mtsgo_tensormap
 func mtsgo_tensormap(keys *C.struct_mts_labels_t, blocks **C.struct_mts_block_t, blocks_count C.uintptr_t) (result *C.struct_mts_tensormap_t) {
 	defer recoverObject("mts_tensormap", &result)
-	recordError(core.NotImplemented("mts_tensormap"))
-	return nil
+	value, err := implTensormap(keys, blocks, blocks_count)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return value
 }
 
 // mtsgo_tensormap_free is the Go body of mts_tensormap_free.
@@ -201,7 +216,7 @@ func mtsgo_tensormap(keys *C.struct_mts_labels_t, blocks **C.struct_mts_block_t,
 //export mtsgo_tensormap_free
 func mtsgo_tensormap_free(tensor *C.struct_mts_tensormap_t) (status C.mts_status_t) {
 	defer recoverStatus("mts_tensormap_free", &status)
-	return statusOf(core.NotImplemented("mts_tensormap_free"))
+	return statusOf(implTensormapFree(tensor))
 }
 
 // mtsgo_tensormap_copy is the Go body of mts_tensormap_copy.
@@ -209,8 +224,12 @@ func mtsgo_tensormap_free(tensor *C.struct_mts_tensormap_t) (status C.mts_status
 //export mtsgo_tensormap_copy
 func mtsgo_tensormap_copy(tensor *C.struct_mts_tensormap_t) (result *C.struct_mts_tensormap_t) {
 	defer recoverObject("mts_tensormap_copy", &result)
-	recordError(core.NotImplemented("mts_tensormap_copy"))
-	return nil
+	value, err := implTensormapCopy(tensor)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return value
 }
 
 // mtsgo_tensormap_keys is the Go body of mts_tensormap_keys.
@@ -218,8 +237,12 @@ func mtsgo_tensormap_copy(tensor *C.struct_mts_tensormap_t) (result *C.struct_mt
 //export mtsgo_tensormap_keys
 func mtsgo_tensormap_keys(tensor *C.struct_mts_tensormap_t) (result *C.struct_mts_labels_t) {
 	defer recoverObject("mts_tensormap_keys", &result)
-	recordError(core.NotImplemented("mts_tensormap_keys"))
-	return nil
+	value, err := implTensormapKeys(tensor)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return value
 }
 
 // mtsgo_tensormap_block_by_id is the Go body of mts_tensormap_block_by_id.
@@ -227,7 +250,7 @@ func mtsgo_tensormap_keys(tensor *C.struct_mts_tensormap_t) (result *C.struct_mt
 //export mtsgo_tensormap_block_by_id
 func mtsgo_tensormap_block_by_id(tensor *C.struct_mts_tensormap_t, block **C.struct_mts_block_t, index C.uintptr_t) (status C.mts_status_t) {
 	defer recoverStatus("mts_tensormap_block_by_id", &status)
-	return statusOf(core.NotImplemented("mts_tensormap_block_by_id"))
+	return statusOf(implTensormapBlockByID(tensor, block, index))
 }
 
 // mtsgo_tensormap_keys_to_properties is the Go body of mts_tensormap_keys_to_properties.
@@ -264,7 +287,7 @@ func mtsgo_tensormap_keys_to_samples(tensor *C.struct_mts_tensormap_t, keys_to_m
 //export mtsgo_tensormap_set_info
 func mtsgo_tensormap_set_info(tensor *C.struct_mts_tensormap_t, key *C.char, value *C.char) (status C.mts_status_t) {
 	defer recoverStatus("mts_tensormap_set_info", &status)
-	return statusOf(core.NotImplemented("mts_tensormap_set_info"))
+	return statusOf(implTensormapSetInfo(tensor, key, value))
 }
 
 // mtsgo_tensormap_get_info is the Go body of mts_tensormap_get_info.
@@ -272,7 +295,7 @@ func mtsgo_tensormap_set_info(tensor *C.struct_mts_tensormap_t, key *C.char, val
 //export mtsgo_tensormap_get_info
 func mtsgo_tensormap_get_info(tensor *C.struct_mts_tensormap_t, key *C.char, value **C.char) (status C.mts_status_t) {
 	defer recoverStatus("mts_tensormap_get_info", &status)
-	return statusOf(core.NotImplemented("mts_tensormap_get_info"))
+	return statusOf(implTensormapGetInfo(tensor, key, value))
 }
 
 // mtsgo_tensormap_info_keys is the Go body of mts_tensormap_info_keys.
@@ -280,7 +303,7 @@ func mtsgo_tensormap_get_info(tensor *C.struct_mts_tensormap_t, key *C.char, val
 //export mtsgo_tensormap_info_keys
 func mtsgo_tensormap_info_keys(tensor *C.struct_mts_tensormap_t, keys ***C.char, keys_count *C.uintptr_t) (status C.mts_status_t) {
 	defer recoverStatus("mts_tensormap_info_keys", &status)
-	return statusOf(core.NotImplemented("mts_tensormap_info_keys"))
+	return statusOf(implTensormapInfoKeys(tensor, keys, keys_count))
 }
 
 // mtsgo_tensormap_device is the Go body of mts_tensormap_device.
@@ -288,7 +311,7 @@ func mtsgo_tensormap_info_keys(tensor *C.struct_mts_tensormap_t, keys ***C.char,
 //export mtsgo_tensormap_device
 func mtsgo_tensormap_device(tensor *C.struct_mts_tensormap_t, device *C.DLDevice) (status C.mts_status_t) {
 	defer recoverStatus("mts_tensormap_device", &status)
-	return statusOf(core.NotImplemented("mts_tensormap_device"))
+	return statusOf(implTensormapDevice(tensor, device))
 }
 
 // mtsgo_tensormap_dtype is the Go body of mts_tensormap_dtype.
@@ -296,7 +319,7 @@ func mtsgo_tensormap_device(tensor *C.struct_mts_tensormap_t, device *C.DLDevice
 //export mtsgo_tensormap_dtype
 func mtsgo_tensormap_dtype(tensor *C.struct_mts_tensormap_t, dtype *C.DLDataType) (status C.mts_status_t) {
 	defer recoverStatus("mts_tensormap_dtype", &status)
-	return statusOf(core.NotImplemented("mts_tensormap_dtype"))
+	return statusOf(implTensormapDtype(tensor, dtype))
 }
 
 // mtsgo_labels_load is the Go body of mts_labels_load.

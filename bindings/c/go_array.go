@@ -123,7 +123,7 @@ func mtsgo_goarray_device(handle C.uintptr_t, device *C.DLDevice) C.mts_status_t
 func mtsgo_goarray_dtype(handle C.uintptr_t, dtype *C.DLDataType) C.mts_status_t {
 	return goArrayCall("dtype", handle, func(e *exportedArray) error {
 		value, err := e.array.DType()
-		*dtype = C.DLDataType{code: C.uint8_t(value.Code), bits: C.uint8_t(value.Bits), lanes: C.uint16_t(value.Lanes)}
+		*dtype = dtypeToC(value)
 		return err
 	})
 }
@@ -270,7 +270,7 @@ func tensorToCShared(tensor *core.Tensor) (*C.DLManagedTensorVersioned, error) {
 	dl := &managed.dl_tensor
 	dl.data = tensor.Data
 	dl.device = deviceToC(tensor.Device)
-	dl.dtype = C.DLDataType{code: C.uint8_t(tensor.DType.Code), bits: C.uint8_t(tensor.DType.Bits), lanes: C.uint16_t(tensor.DType.Lanes)}
+	dl.dtype = dtypeToC(tensor.DType)
 	dl.byte_offset = C.uint64_t(tensor.ByteOffset)
 	if ndim > 0 {
 		copy(unsafe.Slice((*int64)(unsafe.Pointer(dl.shape)), ndim), tensor.Shape)

@@ -28,6 +28,10 @@ const struct mts_labels_t *mtsgo_c_labels_clone(const struct mts_labels_t *label
     return labels;
 }
 
+uintptr_t mtsgo_labels_acquire(struct mts_labels_t *labels) {
+    return __atomic_fetch_add(&labels->references, 1, __ATOMIC_ACQ_REL);
+}
+
 mts_status_t mtsgo_c_labels_free(const struct mts_labels_t *labels) {
     mts_status_t status = mtsgo_labels_check(labels);
     if (status != MTS_SUCCESS) {

@@ -5,57 +5,11 @@ package main
 import "C"
 
 import (
-	"runtime"
-	"runtime/cgo"
-	"sync"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/metatensor-go/metatensor/internal/core"
 )
-
-// labelsObject is what the handle of a labels record points to.
-type labelsObject struct {
-	labels *core.ArrayLabels
-	// exported is the library's own values array as C sees it, when the values array is a
-	// Go array (labels without dimensions, results built like such labels).
-	exported *exportedArray
-
-	pinLock sync.Mutex
-	pinner  runtime.Pinner // keeps Go-allocated CPU values where C reads them
-}
-
-// fillLabelsRecord completes a record holding the names and, with callerArray, the values
-// array as the caller gave it (kept verbatim for mts_labels_values).
-func fillLabelsRecord(record *C.struct_mts_labels_t, labels *core.ArrayLabels, callerArray bool) *C.struct_mts_labels_t {
-	object := &labelsObject{labels: labels}
-	record.references = 1
-	record.size = C.uintptr_t(labels.Size())
-	record.count = C.uintptr_t(labels.Count())
-	if !callerArray {
-		object.exported = exportArray(labels.Array())
-		record.array = object.exported.raw
-	}
-	if cpu := labels.CPUIfRead(); cpu != nil {
-		object.publish(record, cpu)
-	}
-	record.record.magic = C.uint64_t(labelsRecord)
-	record.record.handle = C.uintptr_t(cgo.NewHandle(object))
-	return record
-}
-
-// publish makes the CPU values visible to C. Values in Go memory are pinned first, as C keeps
-// the pointer; values in C memory (a caller's DLPack export) need nothing.
-func (o *labelsObject) publish(record *C.struct_mts_labels_t, cpu *core.Labels) {
-	values := cpu.Values()
-	if len(values) == 0 {
-		return
-	}
-	o.pinLock.Lock()
-	o.pinner.Pin(&values[0])
-	o.pinLock.Unlock()
-	C.mtsgo_labels_publish_values(record, (*C.int32_t)(unsafe.Pointer(&values[0])))
-}
 
 // labelsOf gives the Go object behind a labels record.
 func labelsOf(record *C.struct_mts_labels_t) (*labelsObject, error) {
@@ -83,26 +37,6 @@ func cpuOf(record *C.struct_mts_labels_t) (*core.Labels, error) {
 	}
 	object.publish(record, cpu)
 	return cpu, nil
-}
-
-//export mtsgo_labels_release
-func mtsgo_labels_release(record *C.struct_mts_labels_t) (status C.mts_status_t) {
-	defer recoverStatus("mts_labels_free", &status)
-	object, err := labelsOf(record)
-	if err != nil {
-		return recordError(err)
-	}
-	record.record.magic = C.MTSGO_FREED_MAGIC
-	cgo.Handle(record.record.handle).Delete()
-	object.labels.Release()
-	if object.exported != nil {
-		object.exported.release()
-	}
-	object.pinLock.Lock()
-	object.pinner.Unpin()
-	object.pinLock.Unlock()
-	C.mtsgo_labels_dispose(record)
-	return C.MTS_SUCCESS
 }
 
 //export mtsgo_labels_read_values
@@ -141,7 +75,9 @@ func newLabels(cNames **C.char, count C.uintptr_t, array C.struct_mts_array_t, c
 	}
 	// Labels without dimensions replaced the caller's array by the library's own.
 	_, isC := labels.Array().(*cArray)
-	return fillLabelsRecord(record, labels, isC), nil
+	fillLabelsRecord(record, labels, isC)
+	attachLabelsRecord(record, labels)
+	return record, nil
 }
 
 // namesFromC reads dimension names, rejecting invalid UTF-8.
@@ -248,7 +184,7 @@ func twoMappingOperation(first, second *C.struct_mts_labels_t, result **C.struct
 	if err != nil {
 		return err
 	}
-	*result = derivedRecord(labels, first)
+	*result = adoptLabels(labels, first)
 	writeMapping(firstMapping, firstMap)
 	writeMapping(secondMapping, secondMap)
 	return nil
@@ -267,24 +203,9 @@ func implLabelsDifference(first, second *C.struct_mts_labels_t, result **C.struc
 	if err != nil {
 		return err
 	}
-	*result = derivedRecord(labels, first)
+	*result = adoptLabels(labels, first)
 	writeMapping(firstMapping, firstMap)
 	return nil
-}
-
-// derivedRecord gives C the record of labels the core built from like (their names are like's):
-// their array is a caller's kind of array (from from_dlpack) or the library's own.
-func derivedRecord(labels *core.ArrayLabels, like *C.struct_mts_labels_t) *C.struct_mts_labels_t {
-	record := C.mtsgo_labels_alloc(like.names, like.size)
-	if record == nil {
-		labels.Release()
-		panic(core.Errorf(core.InternalError, "out of memory allocating a labels record"))
-	}
-	values, isC := labels.Array().(*cArray)
-	if isC {
-		record.array = *values.raw
-	}
-	return fillLabelsRecord(record, labels, isC)
 }
 
 func implLabelsSelect(record, selection *C.struct_mts_labels_t, selected *C.uint64_t, selectedCount *C.uintptr_t) error {

@@ -72,9 +72,32 @@ struct mts_labels_t *mtsgo_labels_alloc(const char *const *names, uintptr_t size
 /* Frees the names and the record, nothing else. */
 void mtsgo_labels_dispose(struct mts_labels_t *labels);
 
+/* Adds a C reference to labels and gives the count before, which is 0 when the record must
+ * take a core reference again (see labels_records.go). */
+uintptr_t mtsgo_labels_acquire(struct mts_labels_t *labels);
+
 /* Checks that a pointer is live labels, recording an error when it is not. */
 mts_status_t mtsgo_labels_check(const struct mts_labels_t *labels);
-struct mts_block_t { struct mtsgo_record record; };
-struct mts_tensormap_t { struct mtsgo_record record; };
+/* Blocks and tensor maps are owned by one holder and changed only under the caller's own
+ * synchronisation. Their records keep the string lists the ABI hands out. */
+struct mts_block_t {
+    struct mtsgo_record record;
+    const char *const *gradients; /* parameters in insertion order: one malloc'd block, or NULL */
+    uintptr_t gradients_count;
+};
+
+struct mts_tensormap_t {
+    struct mtsgo_record record;
+    const char *const *info_keys; /* info keys in insertion order: one malloc'd block, or NULL */
+    uintptr_t info_keys_count;
+};
+
+/* One malloc'd block holding a table of `count` pointers followed by the NUL-terminated
+ * strings: a copy of `strings`; NULL when count is 0 or out of memory. Release it with free. */
+const char *const *mtsgo_string_table(const char *const *strings, uintptr_t count);
+
+/* mtsgo_string_table for strings packed one after the other in `text` (as Go passes them),
+ * string i having lengths[i] bytes. */
+const char *const *mtsgo_string_table_packed(const char *text, const size_t *lengths, uintptr_t count);
 
 #endif

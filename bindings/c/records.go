@@ -64,3 +64,22 @@ func freeRecord(record *C.struct_mtsgo_record, kind recordKind) error {
 	C.free(unsafe.Pointer(record))
 	return nil
 }
+
+// The core tells when an object with a record goes away; the record goes with it.
+func init() {
+	core.ViewReleased = releaseRecord
+}
+
+func releaseRecord(pointer unsafe.Pointer) {
+	record := (*C.struct_mtsgo_record)(pointer)
+	switch recordKind(record.magic) {
+	case labelsRecord:
+		disposeLabelsRecord((*C.struct_mts_labels_t)(pointer))
+	case blockRecord:
+		disposeBlockRecord((*C.struct_mts_block_t)(pointer))
+	case tensorMapRecord:
+		disposeTensorMapRecord((*C.struct_mts_tensormap_t)(pointer))
+	default:
+		panic(core.Errorf(core.InternalError, "released a record of unknown kind %#x", uint64(record.magic)))
+	}
+}

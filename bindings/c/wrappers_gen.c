@@ -200,14 +200,14 @@ struct mts_block_t *mts_block(struct mts_array_t data, const struct mts_labels_t
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for samples");
         return NULL;
     }
-    if (components == NULL && components_count != 0) {
-        mtsgo_array_destroy(&data);
-        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for components");
-        return NULL;
-    }
     if (properties == NULL) {
         mtsgo_array_destroy(&data);
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for properties");
+        return NULL;
+    }
+    if (components == NULL && components_count != 0) {
+        mtsgo_array_destroy(&data);
+        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for components");
         return NULL;
     }
     return (struct mts_block_t *)mtsgo_block(data, (struct mts_labels_t *)samples, (struct mts_labels_t **)components, components_count, (struct mts_labels_t *)properties);

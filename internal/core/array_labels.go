@@ -18,7 +18,12 @@ type ArrayLabels struct {
 
 	cpu     atomic.Pointer[Labels]
 	cpuLock sync.Mutex // held while reading the values
-	tensor  *Tensor    // the export the CPU values point into, kept until Release
+	tensor  *Tensor    // the export the CPU values point into, kept until the last Release
+
+	// references counts the holders (blocks, tensor maps, a binding's record); the array is
+	// destroyed when the last one lets go. New labels have one reference.
+	references atomic.Int64
+	view       View
 }
 
 // NewArrayLabels makes labels from dimension names and a [count, len(names)] array of int32
@@ -67,6 +72,7 @@ func NewArrayLabels(names []string, array Array, checkUnique bool) (labels *Arra
 	}
 
 	l := &ArrayLabels{names: cloneNames(names), array: array, count: int(shape[0]), size: len(names)}
+	l.references.Store(1)
 	if checkUnique {
 		if labelsOriginAsked.Load() {
 			if _, err := array.Origin(); err != nil {
@@ -93,6 +99,7 @@ func LabelsFromValues(names []string, cpu *Labels) *ArrayLabels {
 		count: cpu.count,
 		size:  cpu.size,
 	}
+	l.references.Store(1)
 	l.cpu.Store(cpu)
 	return l
 }
@@ -130,13 +137,27 @@ func (l *ArrayLabels) CPU() (*Labels, error) {
 // CPUIfRead gives the CPU values when they were already read, without reading them.
 func (l *ArrayLabels) CPUIfRead() *Labels { return l.cpu.Load() }
 
-// Release destroys the values array and lets go of the exported values.
+// Retain adds a holder; each Retain needs its own Release.
+func (l *ArrayLabels) Retain() { l.references.Add(1) }
+
+// View gives the slot of the binding's record for these labels.
+func (l *ArrayLabels) View() *View { return &l.view }
+
+// Release drops one holder. The last one destroys the values array, lets go of the exported
+// values and releases the binding's record.
 func (l *ArrayLabels) Release() {
+	switch remaining := l.references.Add(-1); {
+	case remaining > 0:
+		return
+	case remaining < 0:
+		panic(Errorf(InternalError, "labels released more often than retained"))
+	}
 	l.releaseTensor()
 	if l.array != nil {
 		l.array.Destroy()
 		l.array = nil
 	}
+	l.view.release() // last: a binding's record may hold the array's memory
 }
 
 func (l *ArrayLabels) releaseTensor() {

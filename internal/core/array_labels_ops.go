@@ -151,12 +151,12 @@ func setOperands(operation string, first, second *ArrayLabels) (*Labels, *Labels
 	return a, b, nil
 }
 
-// like wraps CPU labels the core built in an array of the same kind and on the same device
-// as l's: the library's own array goes through l's from_dlpack, then a copy to l's device
+// like wraps CPU labels the core built (with their own names) in an array of the same kind
+// and on the same device as l's: the library's own array goes through l's from_dlpack, then a copy to l's device
 // when it is not the CPU.
 func (l *ArrayLabels) like(cpu *Labels) (*ArrayLabels, error) {
 	if _, ok := l.array.(*LabelsArray); ok {
-		return LabelsFromValues(l.names, cpu), nil
+		return LabelsFromValues(cpu.names, cpu), nil
 	}
 	own := NewLabelsArray(cpu.values, cpu.count, cpu.size)
 	tensor, err := own.AsDLPack(CPU, nil, CurrentDLPack)
@@ -180,7 +180,8 @@ func (l *ArrayLabels) like(cpu *Labels) (*ArrayLabels, error) {
 		}
 		created = moved
 	}
-	result := &ArrayLabels{names: l.names, array: created, count: cpu.count, size: cpu.size}
+	result := &ArrayLabels{names: cpu.names, array: created, count: cpu.count, size: cpu.size}
+	result.references.Store(1)
 	result.cpu.Store(cpu)
 	return result, nil
 }

@@ -1,0 +1,248 @@
+package main
+
+// #include <stdlib.h>
+// #include "mtsgo.h"
+import "C"
+
+import (
+	"runtime/cgo"
+	"sync"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/metatensor-go/metatensor/internal/core"
+)
+
+// A block's record is made the first time C sees the block (creation, block_by_id, gradient)
+// and goes with the block (through its View), so a block keeps one address for its life.
+
+// blockRecordOf gives the record of a block, making it the first time.
+func blockRecordOf(block *core.Block) *C.struct_mts_block_t {
+	if existing := block.View().Record(); existing != nil {
+		return (*C.struct_mts_block_t)(existing)
+	}
+	record := (*C.struct_mts_block_t)(C.calloc(1, C.size_t(unsafe.Sizeof(C.struct_mts_block_t{}))))
+	if record == nil {
+		panic(core.Errorf(core.InternalError, "out of memory allocating a block record"))
+	}
+	record.record.magic = C.uint64_t(blockRecord)
+	record.record.handle = C.uintptr_t(cgo.NewHandle(block))
+	if !block.View().Attach(unsafe.Pointer(record)) {
+		// Another thread made one first (reading functions may run concurrently).
+		disposeBlockRecord(record)
+		return (*C.struct_mts_block_t)(block.View().Record())
+	}
+	return record
+}
+
+// disposeBlockRecord releases a block record and the lists it handed out.
+func disposeBlockRecord(record *C.struct_mts_block_t) {
+	record.record.magic = C.MTSGO_FREED_MAGIC
+	cgo.Handle(record.record.handle).Delete()
+	forgetGradientsList(record)
+	C.free(unsafe.Pointer(record))
+}
+
+// listsLock serialises building the string lists of records, which functions that only read
+// a block or tensor map may do from several threads at once.
+var listsLock sync.Mutex
+
+// forgetGradientsList frees the parameters list given by mts_block_gradients_list.
+func forgetGradientsList(record *C.struct_mts_block_t) {
+	C.free(unsafe.Pointer(record.gradients))
+	record.gradients = nil
+	record.gradients_count = 0
+}
+
+// blockOf gives the core block behind a record.
+func blockOf(record *C.struct_mts_block_t) (*core.Block, error) {
+	value, err := lookupRecord(&record.record, blockRecord)
+	if err != nil {
+		return nil, err
+	}
+	return value.(*core.Block), nil
+}
+
+// labelsList looks up the labels of an array of records, rejecting NULL entries.
+func labelsList(records **C.struct_mts_labels_t, count C.uintptr_t, what string) ([]*core.ArrayLabels, error) {
+	if count == 0 {
+		return nil, nil
+	}
+	result := make([]*core.ArrayLabels, count)
+	for i, record := range unsafe.Slice(records, count) {
+		if record == nil {
+			return nil, core.Errorf(core.InvalidParameterError, "got invalid NULL pointer for %s %d", what, i)
+		}
+		object, err := labelsOf(record)
+		if err != nil {
+			return nil, err
+		}
+		result[i] = object.labels
+	}
+	return result, nil
+}
+
+func implBlock(data C.struct_mts_array_t, samples *C.struct_mts_labels_t, components **C.struct_mts_labels_t,
+	componentsCount C.uintptr_t, properties *C.struct_mts_labels_t) (*C.struct_mts_block_t, error) {
+	values := arrayFromC(data)
+	samplesObject, err := labelsOf(samples)
+	if err != nil {
+		values.Destroy()
+		return nil, err
+	}
+	componentsLabels, err := labelsList(components, componentsCount, "component")
+	if err != nil {
+		values.Destroy()
+		return nil, err
+	}
+	propertiesObject, err := labelsOf(properties)
+	if err != nil {
+		values.Destroy()
+		return nil, err
+	}
+	block, err := core.NewBlock(values, samplesObject.labels, componentsLabels, propertiesObject.labels)
+	if err != nil {
+		return nil, err
+	}
+	return blockRecordOf(block), nil
+}
+
+func implBlockFree(record *C.struct_mts_block_t) error {
+	block, err := blockOf(record)
+	if err != nil {
+		return err
+	}
+	block.Free()
+	return nil
+}
+
+func implBlockCopy(record *C.struct_mts_block_t) (*C.struct_mts_block_t, error) {
+	block, err := blockOf(record)
+	if err != nil {
+		return nil, err
+	}
+	copied, err := block.Copy()
+	if err != nil {
+		return nil, err
+	}
+	return blockRecordOf(copied), nil
+}
+
+func implBlockLabels(record *C.struct_mts_block_t, axis C.uintptr_t) (*C.struct_mts_labels_t, error) {
+	block, err := blockOf(record)
+	if err != nil {
+		return nil, err
+	}
+	labels, err := block.Labels(uint64(axis))
+	if err != nil {
+		return nil, err
+	}
+	return shareLabels(labels), nil
+}
+
+func implBlockGradient(record *C.struct_mts_block_t, parameter *C.char, gradient **C.struct_mts_block_t) error {
+	block, err := blockOf(record)
+	if err != nil {
+		return err
+	}
+	found, err := block.Gradient(C.GoString(parameter))
+	if err != nil {
+		return err
+	}
+	*gradient = blockRecordOf(found)
+	return nil
+}
+
+func implBlockData(record *C.struct_mts_block_t, data *C.struct_mts_array_t) error {
+	block, err := blockOf(record)
+	if err != nil {
+		return err
+	}
+	view, err := arrayView(block.Values())
+	if err != nil {
+		return err
+	}
+	*data = view
+	return nil
+}
+
+// arrayView gives the mts_array_t C gave for an array, with destroy NULL: the holder keeps it.
+func arrayView(array core.Array) (C.struct_mts_array_t, error) {
+	var view C.struct_mts_array_t
+	switch a := array.(type) {
+	case *cArray:
+		view = *a.raw
+	case *cHeldGoArray:
+		view = a.raw
+	default:
+		return view, core.Errorf(core.InternalError, "this block's values were not given through the C API")
+	}
+	view.destroy = nil
+	return view, nil
+}
+
+func implBlockAddGradient(record *C.struct_mts_block_t, parameter *C.char, gradientRecord *C.struct_mts_block_t) error {
+	block, err := blockOf(record)
+	if err != nil {
+		return err
+	}
+	gradient, err := blockOf(gradientRecord)
+	if err != nil {
+		return err
+	}
+	name := C.GoString(parameter)
+	if !utf8.ValidString(name) {
+		gradient.Free()
+		return core.Errorf(core.InvalidParameterError, "the gradient parameter is not valid UTF-8")
+	}
+	// The list handed out so far ends here, whatever happens.
+	forgetGradientsList(record)
+	return block.AddGradient(name, gradient)
+}
+
+func implBlockGradientsList(record *C.struct_mts_block_t, parameters ***C.char, count *C.uintptr_t) error {
+	block, err := blockOf(record)
+	if err != nil {
+		return err
+	}
+	gradients := block.Gradients()
+	listsLock.Lock()
+	defer listsLock.Unlock()
+	if record.gradients == nil && len(gradients) > 0 {
+		names := make([]string, len(gradients))
+		for i, g := range gradients {
+			names[i] = g.Parameter
+		}
+		record.gradients = (**C.char)(unsafe.Pointer(stringTable(names)))
+		record.gradients_count = C.uintptr_t(len(names))
+	}
+	*parameters = (**C.char)(unsafe.Pointer(record.gradients))
+	*count = record.gradients_count
+	return nil
+}
+
+func implBlockDevice(record *C.struct_mts_block_t, device *C.DLDevice) error {
+	block, err := blockOf(record)
+	if err != nil {
+		return err
+	}
+	d, err := block.Device()
+	if err != nil {
+		return err
+	}
+	*device = deviceToC(d)
+	return nil
+}
+
+func implBlockDtype(record *C.struct_mts_block_t, dtype *C.DLDataType) error {
+	block, err := blockOf(record)
+	if err != nil {
+		return err
+	}
+	t, err := block.DType()
+	if err != nil {
+		return err
+	}
+	*dtype = dtypeToC(t)
+	return nil
+}

@@ -1,0 +1,173 @@
+package main
+
+// #include <stdlib.h>
+// #include "mtsgo.h"
+import "C"
+
+import (
+	"runtime"
+	"runtime/cgo"
+	"slices"
+	"sync"
+	"unsafe"
+
+	"github.com/metatensor-go/metatensor/internal/core"
+)
+
+// Labels records and the core's labels share one life. The record's C reference count counts
+// the C callers' references (clone and free change it in C alone); while it is above zero, the
+// record holds one reference to the core labels. Blocks and tensor maps hold their own core
+// references, so labels they use outlive their callers' references, and hand the same record
+// out again (mts_block_labels, mts_tensormap_keys). The record goes when the core labels do
+// (through the labels' View).
+
+// labelsObject is what the handle of a labels record points to.
+type labelsObject struct {
+	labels *core.ArrayLabels
+	// exported is the library's own values array as C sees it, when the values array is a
+	// Go array (labels without dimensions, results built like such labels).
+	exported *exportedArray
+
+	pinLock sync.Mutex
+	pinner  runtime.Pinner // keeps Go-allocated CPU values where C reads them
+}
+
+// fillLabelsRecord completes a record holding the names and, with callerArray, the values
+// array as the caller gave it (kept verbatim for mts_labels_values). The record has one C
+// reference, holding the labels' reference that the caller of this function gives it.
+func fillLabelsRecord(record *C.struct_mts_labels_t, labels *core.ArrayLabels, callerArray bool) {
+	object := &labelsObject{labels: labels}
+	record.references = 1
+	record.size = C.uintptr_t(labels.Size())
+	record.count = C.uintptr_t(labels.Count())
+	if !callerArray {
+		object.exported = exportArray(labels.Array())
+		record.array = object.exported.raw
+	}
+	if cpu := labels.CPUIfRead(); cpu != nil {
+		object.publish(record, cpu)
+	}
+	record.record.magic = C.uint64_t(labelsRecord)
+	record.record.handle = C.uintptr_t(cgo.NewHandle(object))
+}
+
+// attachLabelsRecord makes record the labels' record, which must not have one yet.
+func attachLabelsRecord(record *C.struct_mts_labels_t, labels *core.ArrayLabels) {
+	if !labels.View().Attach(unsafe.Pointer(record)) {
+		panic(core.Errorf(core.InternalError, "new labels already have a record"))
+	}
+}
+
+// publish makes the CPU values visible to C. Values in Go memory are pinned first, as C keeps
+// the pointer; values in C memory (a caller's DLPack export) need nothing.
+func (o *labelsObject) publish(record *C.struct_mts_labels_t, cpu *core.Labels) {
+	values := cpu.Values()
+	if len(values) == 0 {
+		return
+	}
+	o.pinLock.Lock()
+	o.pinner.Pin(&values[0])
+	o.pinLock.Unlock()
+	C.mtsgo_labels_publish_values(record, (*C.int32_t)(unsafe.Pointer(&values[0])))
+}
+
+// newLabelsRecord allocates and fills the record of labels the core built; like, when not
+// nil, is a record whose names are the labels' names (copied without a Go string round trip).
+func newLabelsRecord(labels *core.ArrayLabels, like *C.struct_mts_labels_t) *C.struct_mts_labels_t {
+	var record *C.struct_mts_labels_t
+	if like != nil {
+		record = C.mtsgo_labels_alloc(like.names, like.size)
+	} else {
+		record = allocLabelsRecord(labels.Names())
+	}
+	if record == nil {
+		panic(core.Errorf(core.InternalError, "out of memory allocating a labels record"))
+	}
+	values, isC := labels.Array().(*cArray)
+	if isC {
+		record.array = *values.raw
+	}
+	fillLabelsRecord(record, labels, isC)
+	return record
+}
+
+// allocLabelsRecord allocates a labels record for names given in Go.
+func allocLabelsRecord(names []string) *C.struct_mts_labels_t {
+	record := C.mtsgo_labels_alloc(nil, 0)
+	if record != nil {
+		record.names = (**C.char)(unsafe.Pointer(stringTable(names)))
+	}
+	return record
+}
+
+// adoptLabels gives C the record of new labels the core built, taking over the core's
+// reference. like is the record of an input with the same names, or nil.
+func adoptLabels(labels *core.ArrayLabels, like *C.struct_mts_labels_t) *C.struct_mts_labels_t {
+	if like != nil && !slices.Equal(labels.Names(), namesOfRecord(like)) {
+		like = nil
+	}
+	record := newLabelsRecord(labels, like)
+	attachLabelsRecord(record, labels)
+	return record
+}
+
+// namesOfRecord reads the names of a labels record.
+func namesOfRecord(record *C.struct_mts_labels_t) []string {
+	if record.size == 0 {
+		return nil
+	}
+	names := make([]string, record.size)
+	for i, name := range unsafe.Slice(record.names, record.size) {
+		names[i] = C.GoString(name)
+	}
+	return names
+}
+
+// shareLabels gives C a new reference to labels held by a block or tensor map: their record,
+// made the first time. The caller releases it with mts_labels_free.
+func shareLabels(labels *core.ArrayLabels) *C.struct_mts_labels_t {
+	for {
+		if existing := labels.View().Record(); existing != nil {
+			record := (*C.struct_mts_labels_t)(existing)
+			if C.mtsgo_labels_acquire(record) == 0 {
+				labels.Retain() // the record holds a reference again
+			}
+			return record
+		}
+		labels.Retain()
+		record := newLabelsRecord(labels, nil)
+		if labels.View().Attach(unsafe.Pointer(record)) {
+			return record
+		}
+		// Another thread attached a record first: use that one.
+		disposeLabelsRecord(record)
+		labels.Release()
+	}
+}
+
+//export mtsgo_labels_release
+func mtsgo_labels_release(record *C.struct_mts_labels_t) (status C.mts_status_t) {
+	defer recoverStatus("mts_labels_free", &status)
+	object, err := labelsOf(record)
+	if err != nil {
+		return recordError(err)
+	}
+	// The last C reference is gone: the record lets go of the labels, which release the
+	// record in turn unless a block or tensor map still holds them.
+	object.labels.Release()
+	return C.MTS_SUCCESS
+}
+
+// disposeLabelsRecord releases a labels record and everything C-side it holds.
+func disposeLabelsRecord(record *C.struct_mts_labels_t) {
+	object := cgo.Handle(record.record.handle).Value().(*labelsObject)
+	record.record.magic = C.MTSGO_FREED_MAGIC
+	cgo.Handle(record.record.handle).Delete()
+	if object.exported != nil {
+		object.exported.release()
+	}
+	object.pinLock.Lock()
+	object.pinner.Unpin()
+	object.pinLock.Unlock()
+	C.mtsgo_labels_dispose(record)
+}

@@ -1,0 +1,224 @@
+package main
+
+// #include <stdlib.h>
+// #include "mtsgo.h"
+import "C"
+
+import (
+	"runtime/cgo"
+	"unsafe"
+
+	"github.com/metatensor-go/metatensor/internal/core"
+)
+
+// tensorMapObject is what the handle of a tensor map record points to: the core tensor map
+// and the info values C has been given, which stay valid until their key is set again.
+type tensorMapObject struct {
+	tensor *core.TensorMap
+	values map[string]*C.char
+}
+
+// newTensorMapRecord gives C a tensor map the core built; the record goes with the tensor map.
+func newTensorMapRecord(tensor *core.TensorMap) *C.struct_mts_tensormap_t {
+	record := (*C.struct_mts_tensormap_t)(C.calloc(1, C.size_t(unsafe.Sizeof(C.struct_mts_tensormap_t{}))))
+	if record == nil {
+		tensor.Free()
+		panic(core.Errorf(core.InternalError, "out of memory allocating a tensor map record"))
+	}
+	record.record.magic = C.uint64_t(tensorMapRecord)
+	record.record.handle = C.uintptr_t(cgo.NewHandle(&tensorMapObject{tensor: tensor}))
+	tensor.View().Attach(unsafe.Pointer(record))
+	return record
+}
+
+// disposeTensorMapRecord releases a tensor map record and the strings it handed out.
+func disposeTensorMapRecord(record *C.struct_mts_tensormap_t) {
+	object := cgo.Handle(record.record.handle).Value().(*tensorMapObject)
+	record.record.magic = C.MTSGO_FREED_MAGIC
+	cgo.Handle(record.record.handle).Delete()
+	for _, value := range object.values {
+		C.free(unsafe.Pointer(value))
+	}
+	C.free(unsafe.Pointer(record.info_keys))
+	C.free(unsafe.Pointer(record))
+}
+
+// tensorMapOf gives the Go object behind a tensor map record.
+func tensorMapOf(record *C.struct_mts_tensormap_t) (*tensorMapObject, error) {
+	value, err := lookupRecord(&record.record, tensorMapRecord)
+	if err != nil {
+		return nil, err
+	}
+	return value.(*tensorMapObject), nil
+}
+
+func implTensormap(keys *C.struct_mts_labels_t, blocks **C.struct_mts_block_t, count C.uintptr_t) (*C.struct_mts_tensormap_t, error) {
+	keysObject, err := labelsOf(keys)
+	if err != nil {
+		return nil, err
+	}
+	var slots []*C.struct_mts_block_t
+	if count != 0 {
+		slots = unsafe.Slice(blocks, count)
+	}
+	// Everything that leaves the blocks with the caller is checked before taking any.
+	coreBlocks := make([]*core.Block, len(slots))
+	seen := make(map[*C.struct_mts_block_t]struct{}, len(slots))
+	for i, slot := range slots {
+		if slot == nil {
+			return nil, core.Errorf(core.InvalidParameterError, "got invalid NULL pointer for blocks[%d]", i)
+		}
+		if _, repeated := seen[slot]; repeated {
+			return nil, core.Errorf(core.InvalidParameterError,
+				"got the same block more than once when constructing a tensor map")
+		}
+		seen[slot] = struct{}{}
+		if coreBlocks[i], err = blockOf(slot); err != nil {
+			return nil, err
+		}
+	}
+	for i := range slots {
+		slots[i] = nil
+	}
+	tensor, err := core.NewTensorMap(keysObject.labels, coreBlocks)
+	if err != nil {
+		return nil, err
+	}
+	return newTensorMapRecord(tensor), nil
+}
+
+func implTensormapFree(record *C.struct_mts_tensormap_t) error {
+	object, err := tensorMapOf(record)
+	if err != nil {
+		return err
+	}
+	object.tensor.Free()
+	return nil
+}
+
+func implTensormapCopy(record *C.struct_mts_tensormap_t) (*C.struct_mts_tensormap_t, error) {
+	object, err := tensorMapOf(record)
+	if err != nil {
+		return nil, err
+	}
+	copied, err := object.tensor.Copy()
+	if err != nil {
+		return nil, err
+	}
+	return newTensorMapRecord(copied), nil
+}
+
+func implTensormapKeys(record *C.struct_mts_tensormap_t) (*C.struct_mts_labels_t, error) {
+	object, err := tensorMapOf(record)
+	if err != nil {
+		return nil, err
+	}
+	return shareLabels(object.tensor.Keys()), nil
+}
+
+func implTensormapBlockByID(record *C.struct_mts_tensormap_t, block **C.struct_mts_block_t, index C.uintptr_t) error {
+	object, err := tensorMapOf(record)
+	if err != nil {
+		return err
+	}
+	found, err := object.tensor.Block(uint64(index))
+	if err != nil {
+		return err
+	}
+	*block = blockRecordOf(found)
+	return nil
+}
+
+func implTensormapSetInfo(record *C.struct_mts_tensormap_t, key, value *C.char) error {
+	object, err := tensorMapOf(record)
+	if err != nil {
+		return err
+	}
+	info := object.tensor.Info()
+	keyText := C.GoString(key)
+	before := info.Len()
+	if err := info.Set(keyText, C.GoString(value)); err != nil {
+		return err
+	}
+	listsLock.Lock()
+	defer listsLock.Unlock()
+	if old, ok := object.values[keyText]; ok {
+		C.free(unsafe.Pointer(old))
+		delete(object.values, keyText)
+	}
+	if info.Len() != before {
+		// A new key: the list handed out so far ends here.
+		C.free(unsafe.Pointer(record.info_keys))
+		record.info_keys = nil
+		record.info_keys_count = 0
+	}
+	return nil
+}
+
+func implTensormapGetInfo(record *C.struct_mts_tensormap_t, key *C.char, value **C.char) error {
+	object, err := tensorMapOf(record)
+	if err != nil {
+		return err
+	}
+	keyText := C.GoString(key)
+	text, ok := object.tensor.Info().Get(keyText)
+	if !ok {
+		*value = nil
+		return nil
+	}
+	listsLock.Lock()
+	defer listsLock.Unlock()
+	cached, ok := object.values[keyText]
+	if !ok {
+		cached = C.CString(text)
+		if object.values == nil {
+			object.values = make(map[string]*C.char)
+		}
+		object.values[keyText] = cached
+	}
+	*value = cached
+	return nil
+}
+
+func implTensormapInfoKeys(record *C.struct_mts_tensormap_t, keys ***C.char, count *C.uintptr_t) error {
+	object, err := tensorMapOf(record)
+	if err != nil {
+		return err
+	}
+	info := object.tensor.Info()
+	listsLock.Lock()
+	defer listsLock.Unlock()
+	if record.info_keys == nil && info.Len() > 0 {
+		record.info_keys = (**C.char)(unsafe.Pointer(stringTable(info.Keys())))
+		record.info_keys_count = C.uintptr_t(info.Len())
+	}
+	*keys = (**C.char)(unsafe.Pointer(record.info_keys))
+	*count = record.info_keys_count
+	return nil
+}
+
+func implTensormapDevice(record *C.struct_mts_tensormap_t, device *C.DLDevice) error {
+	object, err := tensorMapOf(record)
+	if err != nil {
+		return err
+	}
+	d, err := object.tensor.Device()
+	if err != nil {
+		return err
+	}
+	*device = deviceToC(d)
+	return nil
+}
+
+func implTensormapDtype(record *C.struct_mts_tensormap_t, dtype *C.DLDataType) error {
+	object, err := tensorMapOf(record)
+	if err != nil {
+		return err
+	}
+	t, err := object.tensor.DType()
+	if err != nil {
+		return err
+	}
+	*dtype = dtypeToC(t)
+	return nil
+}

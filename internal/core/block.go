@@ -1,0 +1,456 @@
+package core
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Block is one block of a tensor map: a values array whose first axis is described by the
+// samples, its middle axes by the components and its last axis by the properties, plus the
+// gradients of these values, themselves blocks. A block owns its values and its gradients and
+// holds a reference to each of its labels.
+type Block struct {
+	values     Array
+	samples    *ArrayLabels
+	components []*ArrayLabels
+	properties *ArrayLabels
+	gradients  []Gradient // in the order they were added
+
+	view View
+}
+
+// Gradient is the gradient of a block with respect to one parameter.
+type Gradient struct {
+	Parameter string
+	Block     *Block
+}
+
+// NewBlock makes a block. The values belong to the block from now on, and are destroyed when
+// this fails; the labels gain a reference only when it succeeds.
+func NewBlock(values Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels) (block *Block, err error) {
+	defer func() {
+		if err != nil {
+			values.Destroy()
+		}
+	}()
+	if err := checkBlockShape(values, samples, components, properties); err != nil {
+		return nil, err
+	}
+	if err := checkBlockDevices(values, samples, components, properties); err != nil {
+		return nil, err
+	}
+	for i, component := range components {
+		if err := checkComponent(component, i); err != nil {
+			return nil, err
+		}
+	}
+
+	block = &Block{
+		values:     values,
+		samples:    samples,
+		components: slices.Clone(components),
+		properties: properties,
+	}
+	block.retainLabels()
+	return block, nil
+}
+
+// checkBlockShape compares the values' shape with the labels' counts, in the reference's order.
+func checkBlockShape(values Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels) error {
+	shape, err := values.Shape()
+	if err != nil {
+		return err
+	}
+	if len(shape) != len(components)+2 {
+		return Errorf(InvalidParameterError,
+			"invalid block: the values have %d dimensions, but we have %d separate labels "+
+				"(1 for samples, %d for components and 1 for properties)",
+			len(shape), len(components)+2, len(components))
+	}
+	if shape[0] != uintptr(samples.Count()) {
+		return Errorf(InvalidParameterError,
+			"invalid block: the values shape along axis 0 is %d but we have %d sample label entries",
+			shape[0], samples.Count())
+	}
+	for i := range components {
+		for j := range i {
+			if slices.Equal(components[i].Names(), components[j].Names()) {
+				return Errorf(InvalidParameterError,
+					"invalid block: some of the component dimensions appear more than once in component labels")
+			}
+		}
+	}
+	for i, component := range components {
+		if shape[i+1] != uintptr(component.Count()) {
+			return Errorf(InvalidParameterError,
+				"invalid block: the values shape along axis %d is %d but we have %d entries for the corresponding component",
+				i+1, shape[i+1], component.Count())
+		}
+	}
+	last := len(shape) - 1
+	if shape[last] != uintptr(properties.Count()) {
+		return Errorf(InvalidParameterError,
+			"invalid block: the values shape along axis %d is %d but we have %d property label entries",
+			last, shape[last], properties.Count())
+	}
+	return nil
+}
+
+// checkBlockDevices requires every labels on the device of the values.
+func checkBlockDevices(values Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels) error {
+	device, err := values.Device()
+	if err != nil {
+		return err
+	}
+	check := func(labels *ArrayLabels, what string) error {
+		other, err := labels.Device()
+		if err != nil {
+			return err
+		}
+		if other != device {
+			return Errorf(InvalidParameterError,
+				"invalid block: values and %s must be on the same device, got '%s' and '%s'", what, device, other)
+		}
+		return nil
+	}
+	if err := check(samples, "samples"); err != nil {
+		return err
+	}
+	for _, component := range components {
+		if err := check(component, "components"); err != nil {
+			return err
+		}
+	}
+	return check(properties, "properties")
+}
+
+// checkComponent requires component labels with one dimension and at least one entry.
+func checkComponent(component *ArrayLabels, i int) error {
+	if component.Size() != 1 {
+		return Errorf(InvalidParameterError,
+			"component labels must have a single dimension, got %d: %s for component %d",
+			component.Size(), joinNames(component.Names()), i)
+	}
+	if component.Count() == 0 {
+		return Errorf(InvalidParameterError,
+			"component '%s' must contain at least one entry, got 0", component.Names()[0])
+	}
+	return nil
+}
+
+func (b *Block) retainLabels() {
+	b.samples.Retain()
+	for _, component := range b.components {
+		component.Retain()
+	}
+	b.properties.Retain()
+}
+
+// Values gives the values array, which still belongs to the block.
+func (b *Block) Values() Array { return b.values }
+
+// Samples gives the labels of the first axis.
+func (b *Block) Samples() *ArrayLabels { return b.samples }
+
+// Components gives the labels of the middle axes; do not modify the slice.
+func (b *Block) Components() []*ArrayLabels { return b.components }
+
+// Properties gives the labels of the last axis.
+func (b *Block) Properties() *ArrayLabels { return b.properties }
+
+// View gives the slot of the binding's record for this block.
+func (b *Block) View() *View { return &b.view }
+
+// Labels gives the labels of one axis: 0 for the samples, 1 to n for the components, n+1 for
+// the properties.
+func (b *Block) Labels(axis uint64) (*ArrayLabels, error) {
+	n := uint64(len(b.components))
+	switch {
+	case axis == 0:
+		return b.samples, nil
+	case axis <= n:
+		return b.components[axis-1], nil
+	case axis == n+1:
+		return b.properties, nil
+	}
+	return nil, Errorf(InvalidParameterError,
+		"tried to get the labels for axis %d, but we only have %d axes for this block", axis, n+2)
+}
+
+// Device gives the device of the values.
+func (b *Block) Device() (Device, error) { return b.values.Device() }
+
+// DType gives the element type of the values.
+func (b *Block) DType() (DType, error) { return b.values.DType() }
+
+// Gradients gives every gradient, in the order they were added; do not modify the slice.
+func (b *Block) Gradients() []Gradient { return b.gradients }
+
+// Gradient finds the gradient with respect to parameter.
+func (b *Block) Gradient(parameter string) (*Block, error) {
+	if gradient := b.gradient(parameter); gradient != nil {
+		return gradient, nil
+	}
+	return nil, Errorf(InvalidParameterError, "can not find gradients with respect to '%s' in this block", parameter)
+}
+
+func (b *Block) gradient(parameter string) *Block {
+	for _, g := range b.gradients {
+		if g.Parameter == parameter {
+			return g.Block
+		}
+	}
+	return nil
+}
+
+// AddGradient attaches gradient as the gradient with respect to parameter. The gradient
+// belongs to b from now on: when it is rejected, it is freed.
+func (b *Block) AddGradient(parameter string, gradient *Block) (err error) {
+	defer func() {
+		if err != nil {
+			gradient.Free()
+		}
+	}()
+	if b.gradient(parameter) != nil {
+		return Errorf(InvalidParameterError, "gradient with respect to '%s' already exists for this block", parameter)
+	}
+	if err := b.checkGradientData(gradient); err != nil {
+		return err
+	}
+	if err := b.checkGradientSamples(gradient); err != nil {
+		return err
+	}
+	if err := b.checkGradientLabels(gradient); err != nil {
+		return err
+	}
+	b.gradients = append(b.gradients, Gradient{Parameter: parameter, Block: gradient})
+	return nil
+}
+
+// checkGradientData requires the gradient's values to share the origin, device and dtype of
+// the block's values.
+func (b *Block) checkGradientData(gradient *Block) error {
+	values, err := describeArray(b.values)
+	if err != nil {
+		return err
+	}
+	other, err := describeArray(gradient.values)
+	if err != nil {
+		return err
+	}
+	switch {
+	case other.origin != values.origin:
+		return Errorf(InvalidParameterError,
+			"the gradient data has a different origin ('%s') than the value data ('%s')",
+			OriginName(other.origin), OriginName(values.origin))
+	case other.device != values.device:
+		return Errorf(InvalidParameterError,
+			"the gradient values are on device '%s' but the block values are on device '%s'", other.device, values.device)
+	case other.dtype != values.dtype:
+		return Errorf(InvalidParameterError,
+			"the gradient values have dtype '%s' but the block values have dtype '%s'", other.dtype, values.dtype)
+	}
+	return nil
+}
+
+// arrayDescription is what the values of a block and its gradients, or the blocks of a tensor
+// map, must share.
+type arrayDescription struct {
+	origin Origin
+	device Device
+	dtype  DType
+}
+
+// describeArray asks an array its origin, device and dtype, in this order.
+func describeArray(array Array) (d arrayDescription, err error) {
+	if d.origin, err = array.Origin(); err != nil {
+		return d, err
+	}
+	if d.device, err = array.Device(); err != nil {
+		return d, err
+	}
+	d.dtype, err = array.DType()
+	return d, err
+}
+
+// checkGradientSamples requires a first sample dimension "sample" whose values index the
+// block's samples.
+func (b *Block) checkGradientSamples(gradient *Block) error {
+	samples := gradient.samples
+	if samples.Size() == 0 {
+		return Errorf(InvalidParameterError,
+			"gradients samples must have at least one dimension, named 'sample', we got none")
+	}
+	if first := samples.Names()[0]; first != "sample" {
+		return Errorf(InvalidParameterError,
+			"'%s' is not valid for the first dimension in the gradients samples labels, it should be 'sample'", first)
+	}
+	if samples.Count() == 0 {
+		return nil
+	}
+	device, err := samples.Device()
+	if err != nil {
+		return err
+	}
+	if device.Type == DeviceExtDev {
+		return nil // nothing can be read there
+	}
+	cpu, err := samples.CPU()
+	if err != nil {
+		return err
+	}
+	lowest, highest := cpu.values[0], cpu.values[0]
+	for i := range cpu.count {
+		v := cpu.values[i*cpu.size]
+		lowest, highest = min(lowest, v), max(highest, v)
+	}
+	if lowest < 0 {
+		return Errorf(InvalidParameterError,
+			"invalid value for the 'sample' dimension in gradient samples: all values should be positive, but we got %d", lowest)
+	}
+	if int(highest) >= b.samples.Count() {
+		return Errorf(InvalidParameterError,
+			"invalid value for the 'sample' dimension in gradient samples: we got %d, but the values contain %d samples",
+			highest, b.samples.Count())
+	}
+	return nil
+}
+
+// checkGradientLabels requires the gradient's components to end with the block's, and its
+// properties to equal the block's.
+func (b *Block) checkGradientLabels(gradient *Block) error {
+	for i, component := range gradient.components {
+		if err := checkComponent(component, i); err != nil {
+			return err
+		}
+	}
+	if len(gradient.components) < len(b.components) {
+		return Errorf(InvalidParameterError,
+			"gradients components should contain at least as many labels as the values components")
+	}
+	equal, err := LabelsEqual(gradient.properties, b.properties)
+	if err != nil {
+		return err
+	}
+	if !equal {
+		return Errorf(InvalidParameterError, "gradient properties must be the same as values properties")
+	}
+	extra := len(gradient.components) - len(b.components)
+	for i, component := range b.components {
+		equal, err := LabelsEqual(gradient.components[extra+i], component)
+		if err != nil {
+			return err
+		}
+		if !equal {
+			return Errorf(InvalidParameterError,
+				"gradients and values components mismatch for values component %d (dimension name is '%s'). "+
+					"Components which are specific to the gradients must come first, and be followed by "+
+					"the exact same components as the values.", i, component.Names()[0])
+		}
+	}
+	return nil
+}
+
+// Copy makes an independent block: the values and the gradients (recursively, in order) are
+// copied by their arrays onto their current device; the labels are shared.
+func (b *Block) Copy() (*Block, error) {
+	device, err := b.values.Device()
+	if err != nil {
+		return nil, err
+	}
+	values, err := b.values.Copy(device)
+	if err != nil {
+		return nil, err
+	}
+	block := &Block{
+		values:     values,
+		samples:    b.samples,
+		components: slices.Clone(b.components),
+		properties: b.properties,
+		gradients:  make([]Gradient, 0, len(b.gradients)),
+	}
+	block.retainLabels()
+	for _, g := range b.gradients {
+		gradient, err := g.Block.Copy()
+		if err != nil {
+			block.Free()
+			return nil, err
+		}
+		block.gradients = append(block.gradients, Gradient{Parameter: g.Parameter, Block: gradient})
+	}
+	return block, nil
+}
+
+// Free releases the values, the gradients and the references to the labels, then the
+// binding's record. A nil block is ignored.
+func (b *Block) Free() {
+	if b == nil {
+		return
+	}
+	for _, g := range b.gradients {
+		g.Block.Free()
+	}
+	b.gradients = nil
+	b.view.release()
+	if b.values != nil {
+		b.values.Destroy()
+		b.values = nil
+	}
+	b.samples.Release()
+	for _, component := range b.components {
+		component.Release()
+	}
+	b.properties.Release()
+	b.samples, b.components, b.properties = nil, nil, nil
+}
+
+// LabelsEqual tells whether two labels have the same names, entries and device, reading their
+// values only when everything else agrees. Labels both on the meta device are equal when the
+// rest agrees, since their values can not be read.
+func LabelsEqual(a, b *ArrayLabels) (bool, error) {
+	if a == b {
+		return true, nil
+	}
+	if a.Count() != b.Count() || !slices.Equal(a.Names(), b.Names()) {
+		return false, nil
+	}
+	deviceA, err := a.Device()
+	if err != nil {
+		return false, err
+	}
+	deviceB, err := b.Device()
+	if err != nil {
+		return false, err
+	}
+	if deviceA != deviceB {
+		return false, nil
+	}
+	if deviceA.Type == DeviceExtDev {
+		return true, nil
+	}
+	cpuA, err := a.CPU()
+	if err != nil {
+		return false, err
+	}
+	cpuB, err := b.CPU()
+	if err != nil {
+		return false, err
+	}
+	return slices.Equal(cpuA.values, cpuB.values), nil
+}
+
+// joinNames prints names as the tensor map messages do: [a, b].
+func joinNames(names []string) string {
+	return "[" + strings.Join(names, ", ") + "]"
+}
+
+// String describes the block's shape and labels, for debugging.
+func (b *Block) String() string {
+	parts := []string{"samples " + joinNames(b.samples.Names())}
+	for _, c := range b.components {
+		parts = append(parts, "component "+joinNames(c.Names()))
+	}
+	parts = append(parts, "properties "+joinNames(b.properties.Names()))
+	return fmt.Sprintf("Block(%s, %d gradients)", strings.Join(parts, ", "), len(b.gradients))
+}

@@ -1,0 +1,29 @@
+package core
+
+import (
+	"sync/atomic"
+	"unsafe"
+)
+
+// View is where a binding keeps its own record of a core object (labels, block, tensor map):
+// for the C library, the address its callers hold. The core never reads it; it only hands it
+// to ViewReleased when the object goes away, so that the record goes with it.
+type View struct{ record unsafe.Pointer }
+
+// Record gives the attached record, or nil.
+func (v *View) Record() unsafe.Pointer { return atomic.LoadPointer(&v.record) }
+
+// Attach sets the record when none is attached yet, and tells whether it did.
+func (v *View) Attach(record unsafe.Pointer) bool {
+	return atomic.CompareAndSwapPointer(&v.record, nil, record)
+}
+
+// ViewReleased is called with the record of every object that had one, when the core releases
+// the object. A binding sets it once, before creating any object.
+var ViewReleased func(record unsafe.Pointer)
+
+func (v *View) release() {
+	if record := atomic.SwapPointer(&v.record, nil); record != nil && ViewReleased != nil {
+		ViewReleased(record)
+	}
+}
