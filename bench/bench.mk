@@ -1,31 +1,40 @@
-# `make bench`: times the labels functions of the C API (bench/labels_bench.c) in our library
-# and in the reference, then prints one table comparing them (bench/run.sh), and writes
-# $(BUILD)/bench/results.tsv. The same source is built twice, each binary with the rpath of
-# its own library (DT_RPATH, so LD_LIBRARY_PATH can not swap them).
+# `make bench`: times the C API of our library and of the reference with the C programs
+# bench/labels_bench.c (labels) and bench/tensor_bench.c (blocks and tensor maps), then prints
+# one table comparing them (bench/run.sh) and writes $(BUILD)/bench/results.tsv. Each program
+# is built twice from the same source, each binary with the rpath of its own library
+# (DT_RPATH, so LD_LIBRARY_PATH can not swap them): NAME-ours and NAME-reference.
 #
-# BENCH_ARGS goes to both programs: `make bench BENCH_ARGS="--quick"` for a smoke test,
-# `make bench BENCH_ARGS="position select"` for the cases whose id contains a pattern.
+# BENCH_ARGS goes to every program: `make bench BENCH_ARGS="--quick"` for a smoke test,
+# `make bench BENCH_ARGS="position select"` for the cases whose id contains a pattern
+# (`make bench BENCH_ARGS=tensor` for the tensor map cases).
 #
 # Included by the top-level Makefile, which defines BUILD, LIB, INCLUDE, HEADERS, REFERENCE.
 
 BENCH_BUILD := $(BUILD)/bench
 BENCH_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror
-BENCH_SOURCES := bench/labels_bench.c bench/harness.c
+BENCH_PROGRAMS := labels_bench tensor_bench
+BENCH_COMMON := bench/harness.c bench/bench_array.c
+BENCH_COMMON_HEADERS := bench/harness.h bench/bench_array.h
 BENCH_ARGS ?=
+
+BENCH_OURS := $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%-ours)
+BENCH_REFERENCE := $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%-reference)
 
 .PHONY: bench
 
-bench: lib headers reference $(BENCH_BUILD)/labels_bench-ours $(BENCH_BUILD)/labels_bench-reference
-	bash bench/run.sh $(BENCH_BUILD)/labels_bench-ours $(BENCH_BUILD)/labels_bench-reference $(BENCH_BUILD) $(BENCH_ARGS)
+bench: lib headers reference $(BENCH_OURS) $(BENCH_REFERENCE)
+	bash bench/run.sh $(BENCH_BUILD) $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%) -- $(BENCH_ARGS)
 
-$(BENCH_BUILD)/labels_bench-ours: $(BENCH_SOURCES) bench/harness.h $(LIB) $(addprefix $(INCLUDE)/,$(HEADERS))
+$(BENCH_OURS): $(BENCH_BUILD)/%-ours: bench/%.c $(BENCH_COMMON) $(BENCH_COMMON_HEADERS) $(LIB) \
+		$(addprefix $(INCLUDE)/,$(HEADERS))
 	@mkdir -p $(@D)
-	$(CC) $(BENCH_CFLAGS) -I$(INCLUDE) -o $@ $(BENCH_SOURCES) \
+	$(CC) $(BENCH_CFLAGS) -I$(INCLUDE) -o $@ $< $(BENCH_COMMON) \
 		-L$(BUILD)/lib -lmetatensor -ldl -Wl,--disable-new-dtags -Wl,-rpath,$(abspath $(BUILD)/lib)
 
-$(BENCH_BUILD)/labels_bench-reference: $(BENCH_SOURCES) bench/harness.h $(REFERENCE)/lib/libmetatensor.so
+$(BENCH_REFERENCE): $(BENCH_BUILD)/%-reference: bench/%.c $(BENCH_COMMON) $(BENCH_COMMON_HEADERS) \
+		$(REFERENCE)/lib/libmetatensor.so
 	@mkdir -p $(@D)
-	$(CC) $(BENCH_CFLAGS) -I$(REFERENCE)/include -o $@ $(BENCH_SOURCES) \
+	$(CC) $(BENCH_CFLAGS) -I$(REFERENCE)/include -o $@ $< $(BENCH_COMMON) \
 		-L$(REFERENCE)/lib -lmetatensor -ldl -Wl,--disable-new-dtags -Wl,-rpath,$(abspath $(REFERENCE)/lib)
 
 # `make bench-rss`: resident memory of both libraries over 1e6 small labels cycles.

@@ -14,267 +14,29 @@
  * Prints one tab-separated line per case (see harness.h) after "#library" and "#version"
  * lines naming the library that was loaded. Progress goes to stderr.
  *
- * The labels values live in a minimal i32 CPU `mts_array_t` (struct values below). Arrays
- * handed to the creation functions share one read-only buffer of values, reference counted,
- * and are made before the timed region; labels are freed after it. So the creation times
- * hold neither the copy of the values into an array nor the release of the labels.
+ * The labels values live in i32 bench arrays (bench_array.h). Arrays handed to the creation
+ * functions share one read-only buffer of values, reference counted, and are made before the
+ * timed region; labels are freed after it. So the creation times hold neither the copy of the
+ * values into an array nor the release of the labels.
  */
 #define _GNU_SOURCE /* dladdr */
 
 #include <dlfcn.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <metatensor.h>
 
+#include "bench_array.h"
 #include "harness.h"
 
-/* ------------------------------------------------------------------ the array */
-
-/* A 2-D C-contiguous i32 buffer on the CPU, reference counted: every mts_array_t made from
- * it, and every DLPack tensor exported from those, holds one reference. Never written after
- * it is filled. */
-struct values {
-    atomic_long references;
-    int32_t *data;
-    uintptr_t shape[2];
-};
-
-static mts_data_origin_t bench_origin;
-
-static struct values *values_new(uintptr_t count, uintptr_t size) {
-    struct values *values = malloc(sizeof *values);
-    if (values == NULL) {
-        return NULL;
-    }
-    values->data = malloc(count * size * sizeof(int32_t) + 1);
-    if (values->data == NULL) {
-        free(values);
-        return NULL;
-    }
-    atomic_init(&values->references, 1);
-    values->shape[0] = count;
-    values->shape[1] = size;
-    return values;
-}
-
-static struct values *values_retain(struct values *values) {
-    atomic_fetch_add(&values->references, 1);
-    return values;
-}
-
-static void values_release(struct values *values) {
-    if (values != NULL && atomic_fetch_sub(&values->references, 1) == 1) {
-        free(values->data);
-        free(values);
-    }
-}
-
-static mts_status_t fail_callback(const char *message) {
-    mts_set_last_error(message, "labels_bench", NULL, NULL);
-    return MTS_CALLBACK_ERROR;
-}
-
-static void array_destroy(void *array) {
-    values_release(array);
-}
-
-static mts_status_t array_origin(const void *array, mts_data_origin_t *origin) {
-    (void)array;
-    *origin = bench_origin;
-    return MTS_SUCCESS;
-}
-
-static mts_status_t array_device(const void *array, DLDevice *device) {
-    (void)array;
-    device->device_type = kDLCPU;
-    device->device_id = 0;
-    return MTS_SUCCESS;
-}
-
-static mts_status_t array_dtype(const void *array, DLDataType *dtype) {
-    (void)array;
-    dtype->code = kDLInt;
-    dtype->bits = 32;
-    dtype->lanes = 1;
-    return MTS_SUCCESS;
-}
-
-struct exported {
-    DLManagedTensorVersioned tensor; /* first, so the deleter can find the rest */
-    int64_t shape[2];
-    struct values *values;
-};
-
-static void exported_delete(DLManagedTensorVersioned *tensor) {
-    struct exported *exported = (struct exported *)tensor;
-    values_release(exported->values);
-    free(exported);
-}
-
-/* Zero-copy export of the buffer, read-only, with NULL strides. */
-static mts_status_t array_as_dlpack(void *array, DLManagedTensorVersioned **dl_managed_tensor, DLDevice device,
-                                    const int64_t *stream, DLPackVersion max_version) {
-    struct values *values = array;
-    if (device.device_type != kDLCPU || device.device_id != 0) {
-        return fail_callback("bench arrays only export to CPU:0");
-    }
-    if (stream != NULL) {
-        return fail_callback("bench arrays only accept a NULL stream");
-    }
-    if (max_version.major < 1) {
-        return fail_callback("bench arrays need DLPack 1.x");
-    }
-    struct exported *exported = calloc(1, sizeof *exported);
-    if (exported == NULL) {
-        return fail_callback("out of memory");
-    }
-    exported->values = values_retain(values);
-    exported->shape[0] = (int64_t)values->shape[0];
-    exported->shape[1] = (int64_t)values->shape[1];
-
-    DLManagedTensorVersioned *tensor = &exported->tensor;
-    tensor->version.major = 1;
-    tensor->version.minor = max_version.major == 1 && max_version.minor < DLPACK_MINOR_VERSION
-                                ? max_version.minor
-                                : DLPACK_MINOR_VERSION;
-    tensor->manager_ctx = exported;
-    tensor->deleter = exported_delete;
-    tensor->flags = DLPACK_FLAG_BITMASK_READ_ONLY;
-    tensor->dl_tensor.data = values->data;
-    tensor->dl_tensor.device.device_type = kDLCPU;
-    tensor->dl_tensor.device.device_id = 0;
-    tensor->dl_tensor.ndim = 2;
-    tensor->dl_tensor.dtype.code = kDLInt;
-    tensor->dl_tensor.dtype.bits = 32;
-    tensor->dl_tensor.dtype.lanes = 1;
-    tensor->dl_tensor.shape = exported->shape;
-    tensor->dl_tensor.strides = NULL;
-    tensor->dl_tensor.byte_offset = 0;
-    *dl_managed_tensor = tensor;
-    return MTS_SUCCESS;
-}
-
-static mts_array_t array_adopt(struct values *values);
-
-/* Copies a CPU i32 2-D tensor (any strides) into a new array; always deletes the tensor. */
-static mts_status_t array_from_dlpack(const void *array, DLManagedTensorVersioned *dl_managed_tensor,
-                                      mts_array_t *new_array) {
-    (void)array;
-    const DLTensor *tensor = &dl_managed_tensor->dl_tensor;
-    mts_status_t status = MTS_SUCCESS;
-    if (dl_managed_tensor->version.major != 1) {
-        status = fail_callback("bench arrays only import DLPack 1.x tensors");
-    } else if (tensor->device.device_type != kDLCPU) {
-        status = fail_callback("bench arrays only import CPU tensors");
-    } else if (tensor->dtype.code != kDLInt || tensor->dtype.bits != 32 || tensor->dtype.lanes != 1) {
-        status = fail_callback("bench arrays only import i32 tensors");
-    } else if (tensor->ndim != 2 || tensor->shape[0] < 0 || tensor->shape[1] < 0) {
-        status = fail_callback("bench arrays only import 2-D tensors");
-    } else {
-        uintptr_t count = (uintptr_t)tensor->shape[0], size = (uintptr_t)tensor->shape[1];
-        struct values *values = values_new(count, size);
-        if (values == NULL) {
-            status = fail_callback("out of memory");
-        } else if (count * size != 0) {
-            const char *base = (const char *)tensor->data + tensor->byte_offset;
-            int64_t row_stride = tensor->strides != NULL ? tensor->strides[0] : (int64_t)size;
-            int64_t column_stride = tensor->strides != NULL ? tensor->strides[1] : 1;
-            if (column_stride == 1 && (row_stride == (int64_t)size || count == 1)) {
-                memcpy(values->data, base, count * size * sizeof(int32_t));
-            } else {
-                const int32_t *source = (const int32_t *)base;
-                for (uintptr_t i = 0; i < count; i++) {
-                    for (uintptr_t j = 0; j < size; j++) {
-                        values->data[i * size + j] = source[(int64_t)i * row_stride + (int64_t)j * column_stride];
-                    }
-                }
-            }
-        }
-        if (values != NULL) {
-            *new_array = array_adopt(values);
-        }
-    }
-    if (dl_managed_tensor->deleter != NULL) {
-        dl_managed_tensor->deleter(dl_managed_tensor);
-    }
-    return status;
-}
-
-static mts_status_t array_shape(const void *array, const uintptr_t **shape, uintptr_t *shape_count) {
-    const struct values *values = array;
-    *shape = values->shape;
-    *shape_count = 2;
-    return MTS_SUCCESS;
-}
-
-static mts_status_t array_copy(const void *array, DLDevice device, mts_array_t *new_array) {
-    const struct values *values = array;
-    if (device.device_type != kDLCPU) {
-        return fail_callback("bench arrays only copy to the CPU");
-    }
-    struct values *copy = values_new(values->shape[0], values->shape[1]);
-    if (copy == NULL) {
-        return fail_callback("out of memory");
-    }
-    memcpy(copy->data, values->data, values->shape[0] * values->shape[1] * sizeof(int32_t));
-    *new_array = array_adopt(copy);
-    return MTS_SUCCESS;
-}
-
-static mts_status_t array_reshape(void *array, const uintptr_t *shape, uintptr_t shape_count) {
-    (void)array, (void)shape, (void)shape_count;
-    return fail_callback("bench arrays do not support reshape");
-}
-
-static mts_status_t array_swap_axes(void *array, uintptr_t axis_1, uintptr_t axis_2) {
-    (void)array, (void)axis_1, (void)axis_2;
-    return fail_callback("bench arrays do not support swap_axes");
-}
-
-static mts_status_t array_create(const void *array, const uintptr_t *shape, uintptr_t shape_count,
-                                 mts_array_t fill_value, mts_array_t *new_array) {
-    (void)array, (void)shape, (void)shape_count, (void)new_array;
-    if (fill_value.destroy != NULL) {
-        fill_value.destroy(fill_value.ptr);
-    }
-    return fail_callback("bench arrays do not support create");
-}
-
-static mts_status_t array_move_data(void *output, const void *input, const mts_data_movement_t *movements,
-                                    uintptr_t movements_count) {
-    (void)output, (void)input, (void)movements, (void)movements_count;
-    return fail_callback("bench arrays do not support move_data");
-}
-
-/* A new mts_array_t taking over one reference to `values` (its maker's). */
-static mts_array_t array_adopt(struct values *values) {
-    mts_array_t array = {
-        .ptr = values,
-        .destroy = array_destroy,
-        .origin = array_origin,
-        .device = array_device,
-        .dtype = array_dtype,
-        .as_dlpack = array_as_dlpack,
-        .from_dlpack = array_from_dlpack,
-        .shape = array_shape,
-        .reshape = array_reshape,
-        .swap_axes = array_swap_axes,
-        .create = array_create,
-        .copy = array_copy,
-        .move_data = array_move_data,
-    };
-    return array;
-}
-
-/* A new mts_array_t sharing `values` with its other holders. */
-static mts_array_t array_of(struct values *values) {
-    return array_adopt(values_retain(values));
-}
-
 /* ------------------------------------------------------------------ values to bench on */
+
+/* The rows of an i32 (count, size) bench array. */
+static int32_t *rows_of(struct bench_array *values) {
+    return values->data;
+}
 
 static const char *const NAMES_ABC[] = {"a", "b", "c"};
 
@@ -284,12 +46,12 @@ static void fatal(const char *what) {
 }
 
 /* (first + i, j, k) for i < count_i and j, k < 100, in lexicographic order. */
-static struct values *grid(int32_t first, int32_t count_i) {
-    struct values *values = values_new((uintptr_t)count_i * 10000, 3);
+static struct bench_array *grid(int32_t first, int32_t count_i) {
+    struct bench_array *values = bench_array_new_i32((uintptr_t)count_i * 10000, 3);
     if (values == NULL) {
         fatal("out of memory");
     }
-    int32_t *row = values->data;
+    int32_t *row = rows_of(values);
     for (int32_t i = 0; i < count_i; i++) {
         for (int32_t j = 0; j < 100; j++) {
             for (int32_t k = 0; k < 100; k++) {
@@ -318,28 +80,29 @@ static uint64_t rng_below(uint64_t bound) {
 }
 
 /* The rows of `values` in a random order (a new buffer). */
-static struct values *shuffled(const struct values *values) {
+static struct bench_array *shuffled(const struct bench_array *values) {
     uintptr_t count = values->shape[0], size = values->shape[1];
-    struct values *result = values_new(count, size);
+    struct bench_array *result = bench_array_new_i32(count, size);
     if (result == NULL) {
         fatal("out of memory");
     }
-    memcpy(result->data, values->data, count * size * sizeof(int32_t));
+    int32_t *data = rows_of(result);
+    memcpy(data, values->data, count * size * sizeof(int32_t));
     for (uintptr_t i = count - 1; i > 0; i--) {
         uintptr_t j = (uintptr_t)rng_below(i + 1);
         for (uintptr_t c = 0; c < size; c++) {
-            int32_t tmp = result->data[i * size + c];
-            result->data[i * size + c] = result->data[j * size + c];
-            result->data[j * size + c] = tmp;
+            int32_t tmp = data[i * size + c];
+            data[i * size + c] = data[j * size + c];
+            data[j * size + c] = tmp;
         }
     }
     return result;
 }
 
 /* The first `count` rows of `values` (a new buffer). */
-static struct values *head(const struct values *values, uintptr_t count) {
+static struct bench_array *head(const struct bench_array *values, uintptr_t count) {
     uintptr_t size = values->shape[1];
-    struct values *result = values_new(count, size);
+    struct bench_array *result = bench_array_new_i32(count, size);
     if (result == NULL) {
         fatal("out of memory");
     }
@@ -347,8 +110,8 @@ static struct values *head(const struct values *values, uintptr_t count) {
     return result;
 }
 
-static struct values *from_rows(const int32_t *rows, uintptr_t count, uintptr_t size) {
-    struct values *result = values_new(count, size);
+static struct bench_array *from_rows(const int32_t *rows, uintptr_t count, uintptr_t size) {
+    struct bench_array *result = bench_array_new_i32(count, size);
     if (result == NULL) {
         fatal("out of memory");
     }
@@ -357,17 +120,17 @@ static struct values *from_rows(const int32_t *rows, uintptr_t count, uintptr_t 
 }
 
 /* Shared inputs, made once in main. */
-static struct values *grid_sorted;     /* 1e6 x 3, (i, j, k) < 100 */
-static struct values *grid_shuffled;   /* the same rows, shuffled */
-static struct values *second_sorted;   /* 1e6 x 3, i in 50..149 */
-static struct values *second_shuffled; /* the same rows, shuffled */
-static struct values *small_values;    /* 5 x 3 */
+static struct bench_array *grid_sorted;     /* 1e6 x 3, (i, j, k) < 100 */
+static struct bench_array *grid_shuffled;   /* the same rows, shuffled */
+static struct bench_array *second_sorted;   /* 1e6 x 3, i in 50..149 */
+static struct bench_array *second_shuffled; /* the same rows, shuffled */
+static struct bench_array *small_values;    /* 5 x 3 */
 
 /* Labels made from shared inputs, on first use. A failure is kept and reported by every
  * case that needs them. */
 struct fixture {
     const char *what;
-    struct values **values;
+    struct bench_array **values;
     const char *const *names;
     uintptr_t names_count;
     const mts_labels_t *labels;
@@ -378,7 +141,7 @@ struct fixture {
 static const mts_labels_t *fixture_get(struct fixture *fixture) {
     if (!fixture->tried) {
         fixture->tried = true;
-        fixture->labels = mts_labels(fixture->names, fixture->names_count, array_of(*fixture->values));
+        fixture->labels = mts_labels(fixture->names, fixture->names_count, bench_array_share(*fixture->values));
         if (bench_pointer(fixture->labels, "mts_labels") != 0) {
             snprintf(fixture->error, sizeof fixture->error, "setup (%s): %s", fixture->what, bench_error());
         }
@@ -396,9 +159,9 @@ static void fixture_free(struct fixture *fixture) {
     }
 }
 
-static struct values *selection_one_dimension;  /* "b": 300 rows, 34 of them present */
-static struct values *selection_two_dimensions; /* "b", "c": 1000 rows, all present */
-static struct values *selection_same_names;     /* "a", "b", "c": 1e5 present rows */
+static struct bench_array *selection_one_dimension;  /* "b": 300 rows, 34 of them present */
+static struct bench_array *selection_two_dimensions; /* "b", "c": 1000 rows, all present */
+static struct bench_array *selection_same_names;     /* "a", "b", "c": 1e5 present rows */
 
 static const char *const NAMES_B[] = {"b"};
 static const char *const NAMES_BC[] = {"b", "c"};
@@ -419,14 +182,14 @@ typedef const mts_labels_t *(*create_fn)(const char *const *names, uintptr_t cou
 struct create_case {
     create_fn create;
     const char *call;
-    struct values **values;
+    struct bench_array **values;
     bool then_position; /* also look one row up, which builds a lazy index */
 };
 
 /* Times `n` creations from arrays made beforehand; frees the labels afterwards. */
 static int run_create(void *context, uint64_t n, double *elapsed_ns) {
     const struct create_case *c = context;
-    struct values *values = *c->values;
+    struct bench_array *values = *c->values;
     mts_array_t *arrays = malloc(n * sizeof *arrays);
     const mts_labels_t **labels = calloc(n, sizeof *labels);
     if (arrays == NULL || labels == NULL) {
@@ -436,10 +199,10 @@ static int run_create(void *context, uint64_t n, double *elapsed_ns) {
         return -1;
     }
     for (uint64_t i = 0; i < n; i++) {
-        arrays[i] = array_of(values);
+        arrays[i] = bench_array_share(values);
     }
     /* the last row, whose position is the last index */
-    const int32_t *last_row = values->data + 3 * (values->shape[0] - 1);
+    const int32_t *last_row = rows_of(values) + 3 * (values->shape[0] - 1);
     int64_t last = (int64_t)values->shape[0] - 1, position = -2;
 
     enum { NONE, CREATION, POSITION_STATUS, POSITION_VALUE } failure = NONE;
@@ -797,14 +560,15 @@ static void free_inputs(void) {
     for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
         fixture_free(fixtures[i]);
     }
-    struct values *inputs[] = {grid_sorted, grid_shuffled, second_sorted, second_shuffled, small_values,
+    struct bench_array *inputs[] = {grid_sorted, grid_shuffled, second_sorted, second_shuffled, small_values,
                                selection_one_dimension, selection_two_dimensions, selection_same_names};
     for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
-        values_release(inputs[i]);
+        bench_array_release(inputs[i]);
     }
     free(first_mapping);
     free(second_mapping);
     free(selected);
+    bench_array_finish();
 }
 
 static bool wanted(const char *id, int patterns_count, char **patterns) {
@@ -844,13 +608,13 @@ static int run_rss(void) {
     const long cycles = 1000000;
     long first = -1;
     for (long i = 1; i <= cycles; i++) {
-        struct values *values = values_new(5, 3);
+        struct bench_array *values = bench_array_new_i32(5, 3);
         if (values == NULL) {
             fatal("out of memory");
         }
         memcpy(values->data, rows, sizeof rows);
-        const mts_labels_t *labels = (i % 2 == 0) ? mts_labels(NAMES_ABC, 3, array_adopt(values))
-                                                  : mts_labels_assume_unique(NAMES_ABC, 3, array_adopt(values));
+        const mts_labels_t *labels = (i % 2 == 0) ? mts_labels(NAMES_ABC, 3, bench_array_adopt(values))
+                                                  : mts_labels_assume_unique(NAMES_ABC, 3, bench_array_adopt(values));
         const mts_labels_t *clone = mts_labels_clone(labels);
         const mts_labels_t *merged = NULL;
         int64_t position = -1;
@@ -903,15 +667,13 @@ int main(int argc, char **argv) {
         printf("#library\t%s\n", library.dli_fname);
     }
     printf("#version\t%s\n", mts_version());
-    printf("#timing\tcreation: arrays sharing one values buffer are made before, and labels freed after, "
+    printf("#timing\tlabels creation: arrays sharing one values buffer are made before, and labels freed after, "
            "the timed region; set operations and select: results freed outside it\n");
     bench_print_header(stdout);
     fflush(stdout);
 
     mts_disable_panic_printing();
-    if (mts_register_data_origin("metatensor-go.bench.labels", &bench_origin) != MTS_SUCCESS) {
-        bench_origin = 0; /* origin then reads as "unregistered origin" */
-    }
+    bench_array_init("metatensor-go.bench.labels"); /* else the origin reads "unregistered origin" */
     make_inputs();
 
     for (size_t c = 0; c < CASES_COUNT; c++) {

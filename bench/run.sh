@@ -1,50 +1,67 @@
 #!/usr/bin/env bash
-# Runs the labels benchmark built against our library and against the reference, one after
+# Runs the benchmark programs built against our library and against the reference, one after
 # the other, and prints one table: operation | ours | reference | ours/reference (medians).
 #
-# usage: bench/run.sh OURS_BINARY REFERENCE_BINARY OUT_DIR [BENCH_ARGS...]
+# usage: bench/run.sh OUT_DIR PROGRAM... [-- BENCH_ARGS...]
 #
-# Writes OUT_DIR/ours.tsv and OUT_DIR/reference.tsv (each program's own rows, see
-# bench/harness.h) and OUT_DIR/results.tsv, one line per operation:
+# A PROGRAM is the path of a pair of binaries without its suffix: PROGRAM-ours is built
+# against our library, PROGRAM-reference against the reference. Every binary gets BENCH_ARGS.
+#
+# Writes OUT_DIR/ours.tsv and OUT_DIR/reference.tsv (the rows of every program of that side,
+# one after the other, see bench/harness.h) and OUT_DIR/results.tsv, one line per operation:
 #   id  description  unit  ours_median_ns  reference_median_ns  ratio  ours_status
 #   reference_status  ours_message  reference_message
 # where a status is ok, error or missing (the program died before that row) and the numbers
-# of a row that is not ok are "-".
+# of a row that is not ok are "-". In the table an error reads "n/a"; the messages follow it.
 #
 # Errors in our library are reported and do not fail the run (the library may not implement
 # everything yet); an error or a crash of the reference program does, since it means the
 # benchmark itself is broken.
 set -u
 
-if [ $# -lt 3 ]; then
-    echo "usage: $0 OURS_BINARY REFERENCE_BINARY OUT_DIR [BENCH_ARGS...]" >&2
+usage() {
+    echo "usage: $0 OUT_DIR PROGRAM... [-- BENCH_ARGS...]" >&2
     exit 2
-fi
-ours=$1
-reference=$2
-out=$3
-shift 3
-mkdir -p "$out"
-
-run_program() {
-    local side=$1 binary=$2
-    shift 2
-    echo "=== $side: $binary $*" >&2
-    "$binary" "$@" >"$out/$side.tsv"
-    local status=$?
-    if [ $status -ne 0 ]; then
-        echo "=== $side: the program exited with status $status" >&2
-    fi
-    return $status
 }
 
-run_program reference "$reference" "$@"
-reference_status=$?
-run_program ours "$ours" "$@"
-ours_status=$?
+[ $# -ge 2 ] || usage
+out=$1
+shift
+programs=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+    programs+=("$1")
+    shift
+done
+[ $# -gt 0 ] && shift # the "--"
+[ ${#programs[@]} -gt 0 ] || usage
+mkdir -p "$out"
+
+# Runs every program of one side, appending to OUT_DIR/SIDE.tsv; prints the failures
+# ("NAME exited with status N", one a line) on stdout.
+run_side() {
+    local side=$1
+    shift
+    : >"$out/$side.tsv"
+    local program binary status
+    for program in "${programs[@]}"; do
+        binary=$program-$side
+        echo "=== $side: $binary $*" >&2
+        "$binary" "$@" >>"$out/$side.tsv"
+        status=$?
+        if [ $status -ne 0 ]; then
+            echo "=== $side: $binary exited with status $status" >&2
+            echo "$(basename "$binary") exited with status $status"
+        fi
+    done
+}
+
+reference_failures=$(run_side reference "$@")
+reference_failures=${reference_failures//$'\n'/; }
+ours_failures=$(run_side ours "$@")
+ours_failures=${ours_failures//$'\n'/; }
 
 awk -F '\t' -v results="$out/results.tsv" \
-    -v reference_exit="$reference_status" -v ours_exit="$ours_status" '
+    -v reference_failures="$reference_failures" -v ours_failures="$ours_failures" '
 function format_time(ns,    value, unit) {
     if (ns == "-") return "-"
     value = ns + 0; unit = "ns"
@@ -56,6 +73,7 @@ function format_time(ns,    value, unit) {
     return sprintf("%.2f %s", value, unit)
 }
 function cell(side, id) {
+    if (state[side, id] == "error") return "n/a"
     if (state[side, id] != "ok") return state[side, id]
     return format_time(median[side, id])
 }
@@ -67,7 +85,7 @@ function repeat(text, n,    result) {
 FNR == 1 { side = (FILENAME ~ /reference\.tsv$/) ? "reference" : "ours" }
 /^#library\t/ { library[side] = $2; next }
 /^#version\t/ { version[side] = $2; next }
-/^#timing\t/ { timing = $2; next }
+/^#timing\t/ { if (!($2 in timing_seen)) { timing_seen[$2] = 1; timing[++timings] = $2 }; next }
 /^#/ { next }
 NF >= 9 {
     id = $1
@@ -89,7 +107,7 @@ END {
     printf "ours:      %s (%s)\n", ("ours" in library) ? library["ours"] : "?", ("ours" in version) ? version["ours"] : "?"
     printf "reference: %s (%s)\n", ("reference" in library) ? library["reference"] : "?",
         ("reference" in version) ? version["reference"] : "?"
-    if (timing != "") printf "timing:    %s\n", timing
+    for (t = 1; t <= timings; t++) printf "%s%s\n", (t == 1 ? "timing:    " : "           "), timing[t]
     printf "medians per call (per lookup where marked)\n\n"
 
     width = length("operation")
@@ -140,13 +158,13 @@ END {
             for (m = 1; m <= distinct; m++) printf "  %s\n    -> %s\n", ids[messages[m]], messages[m]
         }
     }
-    if (ours_exit != 0) printf "\nthe program built against our library exited with status %s\n", ours_exit
-    if (reference_exit != 0) printf "\nthe program built against the reference exited with status %s\n", reference_exit
+    if (ours_failures != "") printf "\nagainst our library: %s\n", ours_failures
+    if (reference_failures != "") printf "\nagainst the reference: %s\n", reference_failures
     printf "\nresults: %s\n", results
 }
 ' "$out/reference.tsv" "$out/ours.tsv"
 
-if [ "$reference_status" -ne 0 ] || grep -q $'\terror\t' "$out/reference.tsv"; then
+if [ -n "$reference_failures" ] || grep -q $'\terror\t' "$out/reference.tsv"; then
     echo "the reference run failed or reported errors: the benchmark itself is broken" >&2
     exit 1
 fi

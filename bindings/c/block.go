@@ -71,7 +71,7 @@ func labelsList(records **C.struct_mts_labels_t, count C.uintptr_t, what string)
 	result := make([]*core.ArrayLabels, count)
 	for i, record := range unsafe.Slice(records, count) {
 		if record == nil {
-			return nil, core.Errorf(core.InvalidParameterError, "got invalid NULL pointer for %s %d", what, i)
+			return nil, core.Errorf(core.InvalidParameterError, "got invalid NULL pointer for %s (entry %d)", what, i)
 		}
 		object, err := labelsOf(record)
 		if err != nil {

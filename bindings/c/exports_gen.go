@@ -258,9 +258,12 @@ func mtsgo_tensormap_block_by_id(tensor *C.struct_mts_tensormap_t, block **C.str
 //export mtsgo_tensormap_keys_to_properties
 func mtsgo_tensormap_keys_to_properties(tensor *C.struct_mts_tensormap_t, keys_to_move *C.struct_mts_labels_t, fill_value C.struct_mts_array_t, sort_samples C.bool) (result *C.struct_mts_tensormap_t) {
 	defer recoverObject("mts_tensormap_keys_to_properties", &result)
-	destroyArray(&fill_value)
-	recordError(core.NotImplemented("mts_tensormap_keys_to_properties"))
-	return nil
+	value, err := implTensormapKeysToProperties(tensor, keys_to_move, fill_value, sort_samples)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return value
 }
 
 // mtsgo_tensormap_components_to_properties is the Go body of mts_tensormap_components_to_properties.
@@ -268,8 +271,12 @@ func mtsgo_tensormap_keys_to_properties(tensor *C.struct_mts_tensormap_t, keys_t
 //export mtsgo_tensormap_components_to_properties
 func mtsgo_tensormap_components_to_properties(tensor *C.struct_mts_tensormap_t, dimensions **C.char, dimensions_count C.uintptr_t) (result *C.struct_mts_tensormap_t) {
 	defer recoverObject("mts_tensormap_components_to_properties", &result)
-	recordError(core.NotImplemented("mts_tensormap_components_to_properties"))
-	return nil
+	value, err := implTensormapComponentsToProperties(tensor, dimensions, dimensions_count)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return value
 }
 
 // mtsgo_tensormap_keys_to_samples is the Go body of mts_tensormap_keys_to_samples.
@@ -277,9 +284,12 @@ func mtsgo_tensormap_components_to_properties(tensor *C.struct_mts_tensormap_t, 
 //export mtsgo_tensormap_keys_to_samples
 func mtsgo_tensormap_keys_to_samples(tensor *C.struct_mts_tensormap_t, keys_to_move *C.struct_mts_labels_t, fill_value C.struct_mts_array_t, sort_samples C.bool) (result *C.struct_mts_tensormap_t) {
 	defer recoverObject("mts_tensormap_keys_to_samples", &result)
-	destroyArray(&fill_value)
-	recordError(core.NotImplemented("mts_tensormap_keys_to_samples"))
-	return nil
+	value, err := implTensormapKeysToSamples(tensor, keys_to_move, fill_value, sort_samples)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return value
 }
 
 // mtsgo_tensormap_set_info is the Go body of mts_tensormap_set_info.

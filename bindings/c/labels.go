@@ -5,7 +5,6 @@ package main
 import "C"
 
 import (
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/metatensor-go/metatensor/internal/core"
@@ -56,7 +55,7 @@ func implLabelsAssumeUnique(names **C.char, count C.uintptr_t, array C.struct_mt
 
 // newLabels builds labels from a caller's names and array; the array is always consumed.
 func newLabels(cNames **C.char, count C.uintptr_t, array C.struct_mts_array_t, checkUnique bool) (*C.struct_mts_labels_t, error) {
-	names, err := namesFromC(cNames, count)
+	names, err := stringsFromC(cNames, count, "names")
 	if err != nil {
 		newCArray(array).Destroy()
 		return nil, err
@@ -78,26 +77,6 @@ func newLabels(cNames **C.char, count C.uintptr_t, array C.struct_mts_array_t, c
 	fillLabelsRecord(record, labels, isC)
 	attachLabelsRecord(record, labels)
 	return record, nil
-}
-
-// namesFromC reads dimension names, rejecting invalid UTF-8.
-func namesFromC(names **C.char, count C.uintptr_t) ([]string, error) {
-	if count == 0 {
-		return nil, nil
-	}
-	pointers := unsafe.Slice(names, count)
-	result := make([]string, count)
-	for i, name := range pointers {
-		if name == nil {
-			return nil, core.Errorf(core.InvalidParameterError, "got invalid NULL pointer for names[%d]", i)
-		}
-		result[i] = C.GoString(name)
-		if !utf8.ValidString(result[i]) {
-			// A panic in the reference, hence the status.
-			return nil, core.Errorf(core.InternalError, "names[%d] is not valid UTF-8", i)
-		}
-	}
-	return result, nil
 }
 
 func implLabelsPosition(record *C.struct_mts_labels_t, values *C.int32_t, count C.uintptr_t, result *C.int64_t) error {

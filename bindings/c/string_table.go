@@ -4,6 +4,7 @@ package main
 import "C"
 
 import (
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/metatensor-go/metatensor/internal/core"
@@ -31,4 +32,24 @@ func stringTable(strings []string) **C.char {
 		panic(core.Errorf(core.InternalError, "out of memory copying %d strings", len(strings)))
 	}
 	return (**C.char)(unsafe.Pointer(table))
+}
+
+// stringsFromC reads an array of C strings (what names an entry in errors), rejecting NULL
+// entries and invalid UTF-8.
+func stringsFromC(strings **C.char, count C.uintptr_t, what string) ([]string, error) {
+	if count == 0 {
+		return nil, nil
+	}
+	result := make([]string, count)
+	for i, s := range unsafe.Slice(strings, count) {
+		if s == nil {
+			return nil, core.Errorf(core.InvalidParameterError, "got invalid NULL pointer for %s (entry %d)", what, i)
+		}
+		result[i] = C.GoString(s)
+		if !utf8.ValidString(result[i]) {
+			// A panic in the reference, hence the status.
+			return nil, core.Errorf(core.InternalError, "%s (entry %d) is not valid UTF-8", what, i)
+		}
+	}
+	return result, nil
 }

@@ -161,6 +161,9 @@ func implTensormapGetInfo(record *C.struct_mts_tensormap_t, key *C.char, value *
 		return err
 	}
 	keyText := C.GoString(key)
+	if err := core.CheckInfoKey(keyText); err != nil {
+		return err
+	}
 	text, ok := object.tensor.Info().Get(keyText)
 	if !ok {
 		*value = nil

@@ -369,7 +369,7 @@ struct mts_tensormap_t *mts_tensormap_components_to_properties(const struct mts_
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
         return NULL;
     }
-    if (dimensions == NULL && dimensions_count != 0) {
+    if (dimensions == NULL) {
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for dimensions");
         return NULL;
     }

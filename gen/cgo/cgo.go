@@ -226,7 +226,7 @@ func nullCondition(fn *spec.Function, p *spec.Param) string {
 	if p.Nullable || !spec.PassedByPointer(p) || p.Direction == "in" && p.T.Kind == spec.KindCallback && p.T.Callback.Inline {
 		return ""
 	}
-	if p.T.Kind == spec.KindArray && p.Direction != "out" {
+	if p.T.Kind == spec.KindArray && p.Direction != "out" && !p.Required {
 		// An array may be NULL when it is empty. When its count is itself behind a pointer the
 		// count can not be read yet, so the array is checked on its own. Buffers (caller
 		// storage) must always exist.

@@ -138,6 +138,7 @@ type Param struct {
 	Doc             string   `yaml:"doc"`
 	Direction       string   `yaml:"direction"`
 	Nullable        bool     `yaml:"nullable"`
+	Required        bool     `yaml:"required"` // an array rejected when NULL even if empty
 	Mutable         bool     `yaml:"mutable"`
 	Ownership       string   `yaml:"ownership"`
 	ConsumedOnError bool     `yaml:"consumed_on_error"`

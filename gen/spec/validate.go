@@ -274,6 +274,9 @@ func (api *API) checkParams(p *problems, where string, params []*Param) {
 		if param.ValidUntil != "" && param.Direction == "in" {
 			p.add("%s: valid_until only applies to out parameters", pwhere)
 		}
+		if param.Required && (param.Nullable || param.T == nil || param.T.Kind != KindArray) {
+			p.add("%s: required is for arrays that are not nullable", pwhere)
+		}
 		if param.ConsumedOnError && (param.Ownership != "taken" || param.T == nil || param.T.Kind != KindVtable) {
 			p.add("%s: consumed_on_error needs a taken vtable value", pwhere)
 		}

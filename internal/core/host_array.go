@@ -303,21 +303,8 @@ func (a *HostArray) Create(shape []uintptr, fill Array) (Array, error) {
 
 // readFillValue checks that fill is a scalar of dtype and gives the bytes of its value.
 func readFillValue(fill Array, dtype DType) ([]byte, error) {
-	fillDType, err := fill.DType()
-	if err != nil {
+	if err := checkFillValue(fill, dtype); err != nil {
 		return nil, err
-	}
-	if fillDType != dtype {
-		return nil, Errorf(InvalidParameterError,
-			"fill_value dtype (code=%d, bits=%d, lanes=%d) does not match array dtype (code=%d, bits=%d, lanes=%d)",
-			fillDType.Code, fillDType.Bits, fillDType.Lanes, dtype.Code, dtype.Bits, dtype.Lanes)
-	}
-	fillShape, err := fill.Shape()
-	if err != nil {
-		return nil, err
-	}
-	if len(fillShape) != 0 {
-		return nil, Errorf(InvalidParameterError, "fill_value must be a single scalar, got a shape %s", formatShape(fillShape))
 	}
 
 	tensor, err := fill.AsDLPack(CPU, nil, CurrentDLPack)

@@ -1,9 +1,6 @@
 package core
 
-import (
-	"slices"
-	"unicode/utf8"
-)
+import "slices"
 
 // Info is the string metadata of a tensor map: values by key, and the keys in the order they
 // were first set. Values are kept as given, bytes that are not UTF-8 included.
@@ -14,8 +11,8 @@ type Info struct {
 
 // Set stores value under key; a key already set keeps its place in Keys.
 func (info *Info) Set(key, value string) error {
-	if !utf8.ValidString(key) {
-		return Errorf(InvalidParameterError, "Invalid UTF-8 in key: %q", key)
+	if err := CheckInfoKey(key); err != nil {
+		return err
 	}
 	if info.values == nil {
 		info.values = make(map[string]string)
@@ -24,6 +21,14 @@ func (info *Info) Set(key, value string) error {
 		info.order = append(info.order, key)
 	}
 	info.values[key] = value
+	return nil
+}
+
+// CheckInfoKey rejects keys that are not UTF-8.
+func CheckInfoKey(key string) error {
+	if problem := utf8Problem(key); problem != "" {
+		return Errorf(InvalidParameterError, "Invalid UTF-8 in key: %s", problem)
+	}
 	return nil
 }
 

@@ -1,0 +1,84 @@
+/*
+ * bench_array.h: the mts_array_t of the C benchmarks.
+ *
+ * A bench array is a C-contiguous CPU buffer of any DLPack dtype whose element is a whole
+ * number of bytes (the benchmarks use i32 for labels and f64 for values), reference counted:
+ * every mts_array_t made from it and every DLPack tensor exported from it holds one
+ * reference. Many mts_array_t may share one buffer, so the arrays a timed loop hands to the
+ * library cost no copy. A shared buffer is never changed: reshape, swap_axes and move_data
+ * (into it) fail unless the array holds the only reference.
+ *
+ * Every member of the vtable is implemented:
+ *   destroy      drops one reference
+ *   origin       the origin registered by bench_array_init
+ *   device       CPU:0
+ *   dtype        the buffer's
+ *   shape        the buffer's; rank 0 (a scalar) gives a NULL pointer
+ *   as_dlpack    zero-copy, read-only export to CPU:0 with a NULL stream, DLPack 1.x
+ *   from_dlpack  CPU tensors of rank BENCH_ARRAY_MAX_DIMS at most: a C-contiguous tensor is
+ *                kept without a copy (and deleted with the array), any other is copied
+ *   create       a new buffer of the same dtype, every element set to the scalar fill value
+ *                (read through the fill value's own as_dlpack)
+ *   copy         a deep copy, to the CPU only
+ *   reshape      a new shape with the same element count, the data unchanged
+ *   swap_axes    the data permuted into a new buffer
+ *   move_data    per movement and per index of the middle axes, properties_length elements
+ *                copied along the last axis (bounds checked)
+ * Data buffers of 1 MiB or more are recycled: the last one freed is kept for the next
+ * allocation of the same size, so the large arrays a timed loop creates (keys_to_* results)
+ * reuse memory already mapped and the timings hold no page faults.
+ *
+ * A failing callback records its message with mts_set_last_error and returns
+ * MTS_CALLBACK_ERROR.
+ */
+#ifndef MTS_BENCH_ARRAY_H
+#define MTS_BENCH_ARRAY_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include <metatensor.h>
+
+#define BENCH_ARRAY_MAX_DIMS 8
+
+struct bench_array {
+    atomic_long references;
+    DLDataType dtype;
+    uintptr_t ndim;
+    uintptr_t shape[BENCH_ARRAY_MAX_DIMS];
+    void *data;
+    /* when not NULL, `data` belongs to this imported tensor, deleted with the array */
+    DLManagedTensorVersioned *imported;
+};
+
+extern const DLDataType BENCH_I32;
+extern const DLDataType BENCH_F64;
+
+/* Registers `origin_name` as the data origin of every bench array. Returns 0, or -1 (the
+ * arrays then report origin 0, "unregistered origin"). */
+int bench_array_init(const char *origin_name);
+
+/* Frees the recycled buffer (at exit). */
+void bench_array_finish(void);
+
+/* A new array holding one reference (its maker's), with uninitialised data; NULL when out
+ * of memory or when the dtype or the rank is not supported. */
+struct bench_array *bench_array_new(DLDataType dtype, uintptr_t ndim, const uintptr_t *shape);
+/* A new i32 array of shape (count, size). */
+struct bench_array *bench_array_new_i32(uintptr_t count, uintptr_t size);
+
+/* The number of elements. */
+uintptr_t bench_array_count(const struct bench_array *array);
+
+struct bench_array *bench_array_retain(struct bench_array *array);
+/* Drops one reference; NULL is fine. */
+void bench_array_release(struct bench_array *array);
+
+/* An mts_array_t taking over one reference to `array` (its caller's). */
+mts_array_t bench_array_adopt(struct bench_array *array);
+/* An mts_array_t sharing `array` with its other holders. */
+mts_array_t bench_array_share(struct bench_array *array);
+/* A scalar f64 array (for fill values); .ptr is NULL when out of memory. */
+mts_array_t bench_array_scalar_f64(double value);
+
+#endif

@@ -1,0 +1,610 @@
+/*
+ * tensor_bench.c: timings of the block and tensor map functions of the metatensor C API.
+ *
+ * Like labels_bench.c, it uses only metatensor.h and is built once against our library and
+ * once against the reference (`make bench`, bench/run.sh).
+ *
+ * Usage: tensor_bench [--quick] [--list] [PATTERN...]
+ *   --quick   3 samples per case and the shortest warm-up: a smoke test, not a measurement
+ *   --list    print the case ids and exit
+ *   PATTERN   run only the cases whose id contains one of the patterns ("tensor" takes all)
+ *
+ * Cases (every id starts with "tensor_"):
+ *   block_create        mts_block on 8x3x4 f64 values: arrays share one buffer, blocks are
+ *                       freed after the timed region
+ *   build_10000         mts_tensormap over 10,000 such blocks, keys 10,000 x 2: the blocks are
+ *                       made before the timed region, the map freed after it
+ *   free_10000          mts_tensormap_free of such a map, made before the timed region
+ *   keys_to_samples     on 50 blocks of 2000 samples x 5 components x 64 properties f64 (keys
+ *                       50 x 1, all moved), samples sorted or not
+ *   keys_to_properties  the same map, keys_to_move without rows, samples sorted or not
+ * For the keys_to_* cases the fill value is made before and the result checked (spot checks
+ * of labels and values) and freed after the timed region; the array callbacks the library
+ * calls (create and move_data of bench_array.c) run inside it, for both libraries alike.
+ *
+ * A function that fails gives an error row with its message (see harness.h); the inputs a
+ * case shares with others are made on first use, and a failure there is reported by every
+ * case that needs them. Prints "#library" and "#version" lines first; progress goes to stderr.
+ */
+#define _GNU_SOURCE /* dladdr */
+
+#include <dlfcn.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <metatensor.h>
+
+#include "bench_array.h"
+#include "harness.h"
+
+/* ------------------------------------------------------------------ labels */
+
+/* Labels `name` = first, first + 1, ... (count entries). */
+static const mts_labels_t *range_labels(const char *name, int32_t first, uintptr_t count) {
+    struct bench_array *values = bench_array_new_i32(count, 1);
+    if (values == NULL) {
+        bench_fail("out of memory");
+        return NULL;
+    }
+    int32_t *rows = values->data;
+    for (uintptr_t i = 0; i < count; i++) {
+        rows[i] = first + (int32_t)i;
+    }
+    const char *names[] = {name};
+    const mts_labels_t *labels = mts_labels(names, 1, bench_array_adopt(values));
+    bench_pointer(labels, "mts_labels");
+    return labels;
+}
+
+/* Labels (first, second) = (i / per_first, i % per_first) for i < count: sorted. */
+static const mts_labels_t *pair_labels(const char *first, const char *second, uintptr_t count, uintptr_t per_first) {
+    struct bench_array *values = bench_array_new_i32(count, 2);
+    if (values == NULL) {
+        bench_fail("out of memory");
+        return NULL;
+    }
+    int32_t *rows = values->data;
+    for (uintptr_t i = 0; i < count; i++) {
+        rows[2 * i] = (int32_t)(i / per_first);
+        rows[2 * i + 1] = (int32_t)(i % per_first);
+    }
+    const char *names[] = {first, second};
+    const mts_labels_t *labels = mts_labels(names, 2, bench_array_adopt(values));
+    bench_pointer(labels, "mts_labels");
+    return labels;
+}
+
+static void labels_free(const mts_labels_t **labels) {
+    if (*labels != NULL) {
+        mts_labels_free(*labels);
+        *labels = NULL;
+    }
+}
+
+/* Frees the blocks the caller still holds (mts_tensormap sets the slots it took to NULL). */
+static void blocks_free(mts_block_t **blocks, uintptr_t count) {
+    for (uintptr_t i = 0; i < count; i++) {
+        if (blocks[i] != NULL) {
+            mts_block_free(blocks[i]);
+            blocks[i] = NULL;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ small blocks */
+
+#define SMALL_SAMPLES 8
+#define SMALL_COMPONENTS 3
+#define SMALL_PROPERTIES 4
+#define MANY_BLOCKS 10000
+
+/* The inputs of the small blocks, made on first use: labels shared by every block, and one
+ * values buffer shared by every block's array. */
+static struct {
+    bool tried;
+    char error[1024];
+    const mts_labels_t *keys; /* 10,000 x 2 */
+    const mts_labels_t *samples;
+    const mts_labels_t *component;
+    const mts_labels_t *properties;
+    struct bench_array *values;
+} small;
+
+static void small_free(void) {
+    labels_free(&small.keys);
+    labels_free(&small.samples);
+    labels_free(&small.component);
+    labels_free(&small.properties);
+    bench_array_release(small.values);
+    small.values = NULL;
+}
+
+static int small_get(void) {
+    if (!small.tried) {
+        small.tried = true;
+        const uintptr_t shape[3] = {SMALL_SAMPLES, SMALL_COMPONENTS, SMALL_PROPERTIES};
+        small.values = bench_array_new(BENCH_F64, 3, shape);
+        int failed = small.values == NULL;
+        if (failed) {
+            bench_fail("out of memory");
+        } else {
+            double *data = small.values->data;
+            for (uintptr_t i = 0; i < SMALL_SAMPLES * SMALL_COMPONENTS * SMALL_PROPERTIES; i++) {
+                data[i] = (double)i;
+            }
+        }
+        failed = failed || (small.keys = pair_labels("center", "neighbor", MANY_BLOCKS, 100)) == NULL;
+        failed = failed || (small.samples = range_labels("sample", 0, SMALL_SAMPLES)) == NULL;
+        failed = failed || (small.component = range_labels("xyz", 0, SMALL_COMPONENTS)) == NULL;
+        failed = failed || (small.properties = range_labels("property", 0, SMALL_PROPERTIES)) == NULL;
+        if (failed) {
+            snprintf(small.error, sizeof small.error, "setup (small blocks): %s", bench_error());
+            small_free();
+        }
+    }
+    if (small.values == NULL) {
+        bench_fail("%s", small.error);
+        return -1;
+    }
+    return 0;
+}
+
+static mts_block_t *small_block(void) {
+    return mts_block(bench_array_share(small.values), small.samples, &small.component, 1, small.properties);
+}
+
+/* Makes `count` small blocks; on failure frees them and returns -1. */
+static int small_blocks(mts_block_t **blocks, uintptr_t count) {
+    for (uintptr_t i = 0; i < count; i++) {
+        blocks[i] = small_block();
+        if (blocks[i] == NULL) {
+            bench_pointer(NULL, "mts_block");
+            blocks_free(blocks, i);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static mts_tensormap_t *many_blocks_map(mts_block_t **blocks) {
+    mts_tensormap_t *map = mts_tensormap(small.keys, blocks, MANY_BLOCKS);
+    if (map == NULL) {
+        bench_pointer(NULL, "mts_tensormap");
+        blocks_free(blocks, MANY_BLOCKS);
+    }
+    return map;
+}
+
+/* A look at the last block of a map of MANY_BLOCKS, outside the timings. */
+static int check_many_blocks_map(mts_tensormap_t *map) {
+    mts_block_t *block = NULL;
+    if (bench_status(mts_tensormap_block_by_id(map, &block, MANY_BLOCKS - 1), "mts_tensormap_block_by_id") != 0) {
+        return -1;
+    }
+    return bench_pointer(block, "mts_tensormap_block_by_id");
+}
+
+static int run_block_create(void *context, uint64_t n, double *elapsed_ns) {
+    (void)context;
+    if (small_get() != 0) {
+        return -1;
+    }
+    mts_block_t **blocks = calloc(n, sizeof *blocks);
+    if (blocks == NULL) {
+        bench_fail("out of memory");
+        return -1;
+    }
+    uint64_t made = 0;
+    double start = bench_now_ns();
+    while (made < n) {
+        mts_block_t *block = small_block();
+        if (block == NULL) {
+            break;
+        }
+        blocks[made++] = block;
+    }
+    *elapsed_ns = bench_now_ns() - start;
+    int result = made == n ? 0 : bench_pointer(NULL, "mts_block");
+    blocks_free(blocks, made);
+    free(blocks);
+    return result;
+}
+
+static int run_build(void *context, uint64_t n, double *elapsed_ns) {
+    (void)context;
+    if (small_get() != 0) {
+        return -1;
+    }
+    mts_block_t **blocks = malloc(MANY_BLOCKS * sizeof *blocks);
+    if (blocks == NULL) {
+        bench_fail("out of memory");
+        return -1;
+    }
+    int result = 0;
+    *elapsed_ns = 0;
+    for (uint64_t i = 0; i < n && result == 0; i++) {
+        if (small_blocks(blocks, MANY_BLOCKS) != 0) {
+            result = -1;
+            break;
+        }
+        double start = bench_now_ns();
+        mts_tensormap_t *map = many_blocks_map(blocks);
+        *elapsed_ns += bench_now_ns() - start;
+        if (map == NULL) {
+            result = -1;
+            break;
+        }
+        result = check_many_blocks_map(map);
+        mts_tensormap_free(map);
+    }
+    free(blocks);
+    return result;
+}
+
+static int run_free(void *context, uint64_t n, double *elapsed_ns) {
+    (void)context;
+    if (small_get() != 0) {
+        return -1;
+    }
+    mts_block_t **blocks = malloc(MANY_BLOCKS * sizeof *blocks);
+    if (blocks == NULL) {
+        bench_fail("out of memory");
+        return -1;
+    }
+    int result = 0;
+    *elapsed_ns = 0;
+    for (uint64_t i = 0; i < n && result == 0; i++) {
+        mts_tensormap_t *map = NULL;
+        if (small_blocks(blocks, MANY_BLOCKS) != 0 || (map = many_blocks_map(blocks)) == NULL) {
+            result = -1;
+            break;
+        }
+        double start = bench_now_ns();
+        mts_status_t status = mts_tensormap_free(map);
+        *elapsed_ns += bench_now_ns() - start;
+        result = bench_status(status, "mts_tensormap_free");
+    }
+    free(blocks);
+    return result;
+}
+
+/* ------------------------------------------------------------------ wide blocks */
+
+#define WIDE_BLOCKS 50
+#define WIDE_SAMPLES 2000
+#define ATOMS_PER_SYSTEM 20
+#define WIDE_COMPONENTS 5
+#define WIDE_PROPERTIES 64
+#define WIDE_BLOCK_SIZE ((uintptr_t)WIDE_SAMPLES * WIDE_COMPONENTS * WIDE_PROPERTIES)
+
+/* The value of element (sample, component, property) of block `block`: distinct everywhere,
+ * never the fill value 0, and exact in a double. */
+static double wide_value(uintptr_t block, uintptr_t sample, uintptr_t component, uintptr_t property) {
+    return (double)(1 + block * WIDE_BLOCK_SIZE + (sample * WIDE_COMPONENTS + component) * WIDE_PROPERTIES + property);
+}
+
+/* The map of 50 wide blocks, keys "key" = 0..49; every block has the samples
+ * (system, atom) = (i / 20, i % 20), the component m = -2..2 and the properties n = 0..63.
+ * Made on first use. */
+static struct {
+    bool tried;
+    char error[1024];
+    mts_tensormap_t *map;
+    const mts_labels_t *keys_to_move; /* "key", no rows */
+} wide;
+
+static mts_tensormap_t *wide_map_new(void) {
+    const mts_labels_t *keys = NULL, *samples = NULL, *component = NULL, *properties = NULL;
+    mts_block_t *blocks[WIDE_BLOCKS] = {NULL};
+    mts_tensormap_t *map = NULL;
+    int failed = (keys = range_labels("key", 0, WIDE_BLOCKS)) == NULL;
+    failed = failed || (samples = pair_labels("system", "atom", WIDE_SAMPLES, ATOMS_PER_SYSTEM)) == NULL;
+    failed = failed || (component = range_labels("m", -2, WIDE_COMPONENTS)) == NULL;
+    failed = failed || (properties = range_labels("n", 0, WIDE_PROPERTIES)) == NULL;
+    const uintptr_t shape[3] = {WIDE_SAMPLES, WIDE_COMPONENTS, WIDE_PROPERTIES};
+    for (uintptr_t b = 0; b < WIDE_BLOCKS && !failed; b++) {
+        struct bench_array *values = bench_array_new(BENCH_F64, 3, shape);
+        if (values == NULL) {
+            bench_fail("out of memory");
+            failed = 1;
+            break;
+        }
+        double *data = values->data;
+        for (uintptr_t e = 0; e < WIDE_BLOCK_SIZE; e++) {
+            data[e] = (double)(1 + b * WIDE_BLOCK_SIZE + e);
+        }
+        blocks[b] = mts_block(bench_array_adopt(values), samples, &component, 1, properties);
+        failed = bench_pointer(blocks[b], "mts_block") != 0;
+    }
+    if (!failed) {
+        map = mts_tensormap(keys, blocks, WIDE_BLOCKS);
+        bench_pointer(map, "mts_tensormap");
+    }
+    blocks_free(blocks, WIDE_BLOCKS);
+    labels_free(&keys);
+    labels_free(&samples);
+    labels_free(&component);
+    labels_free(&properties);
+    return map;
+}
+
+static int wide_get(void) {
+    if (!wide.tried) {
+        wide.tried = true;
+        wide.map = wide_map_new();
+        if (wide.map != NULL) {
+            struct bench_array *none = bench_array_new_i32(0, 1);
+            const char *names[] = {"key"};
+            if (none == NULL) {
+                bench_fail("out of memory");
+            } else {
+                wide.keys_to_move = mts_labels(names, 1, bench_array_adopt(none));
+                bench_pointer(wide.keys_to_move, "mts_labels");
+            }
+        }
+        if (wide.map == NULL || wide.keys_to_move == NULL) {
+            snprintf(wide.error, sizeof wide.error, "setup (50 blocks of 2000x5x64): %s", bench_error());
+            mts_tensormap_free(wide.map);
+            wide.map = NULL;
+        }
+    }
+    if (wide.map == NULL) {
+        bench_fail("%s", wide.error);
+        return -1;
+    }
+    return 0;
+}
+
+static void wide_free(void) {
+    mts_tensormap_free(wide.map);
+    wide.map = NULL;
+    labels_free(&wide.keys_to_move);
+}
+
+typedef mts_tensormap_t *(*keys_to_fn)(const mts_tensormap_t *tensor, const mts_labels_t *keys_to_move,
+                                        mts_array_t fill_value, bool sort_samples);
+
+struct keys_to_case {
+    bool to_samples; /* else to properties */
+    bool sort_samples;
+};
+
+static uint64_t rng_state = 0x243f6a8885a308d3u;
+
+/* splitmix64 */
+static uint64_t rng_below(uint64_t bound) {
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return (z ^ (z >> 31)) % bound;
+}
+
+/* The values of labels (a new reference from `labels`, freed here) with their expected size. */
+static int labels_rows(const mts_labels_t *labels, const char *what, uintptr_t count, uintptr_t size,
+                       const int32_t **rows) {
+    if (bench_pointer(labels, what) != 0) {
+        return -1;
+    }
+    uintptr_t got_count = 0, got_size = 0;
+    mts_status_t status = mts_labels_values_cpu(labels, rows, &got_count, &got_size);
+    mts_labels_free(labels); /* the block or the map keeps the rows alive */
+    if (bench_status(status, "mts_labels_values_cpu") != 0) {
+        return -1;
+    }
+    if (got_count != count || got_size != size) {
+        bench_fail("%s gave %zu x %zu labels instead of %zu x %zu", what, (size_t)got_count, (size_t)got_size,
+                   (size_t)count, (size_t)size);
+        return -1;
+    }
+    return 0;
+}
+
+/* Checks the shape of the merged map and, at random points, its labels and values. */
+static int check_moved(const struct keys_to_case *c, mts_tensormap_t *merged) {
+    const int32_t *keys = NULL, *samples = NULL, *properties = NULL;
+    if (labels_rows(mts_tensormap_keys(merged), "mts_tensormap_keys", 1, 1, &keys) != 0) {
+        return -1;
+    }
+    if (keys[0] != 0) {
+        bench_fail("the merged map has the key %d instead of 0", (int)keys[0]);
+        return -1;
+    }
+    mts_block_t *block = NULL;
+    if (bench_status(mts_tensormap_block_by_id(merged, &block, 0), "mts_tensormap_block_by_id") != 0) {
+        return -1;
+    }
+    uintptr_t sample_count = c->to_samples ? WIDE_BLOCKS * WIDE_SAMPLES : WIDE_SAMPLES;
+    uintptr_t property_count = c->to_samples ? WIDE_PROPERTIES : WIDE_BLOCKS * WIDE_PROPERTIES;
+    if (labels_rows(mts_block_labels(block, 0), "samples", sample_count, c->to_samples ? 3 : 2, &samples) != 0 ||
+        labels_rows(mts_block_labels(block, 2), "properties", property_count, c->to_samples ? 1 : 2, &properties) != 0) {
+        return -1;
+    }
+
+    mts_array_t data;
+    memset(&data, 0, sizeof data);
+    if (bench_status(mts_block_data(block, &data), "mts_block_data") != 0) {
+        return -1;
+    }
+    DLManagedTensorVersioned *managed = NULL;
+    DLDevice cpu = {kDLCPU, 0};
+    DLPackVersion version = {DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION};
+    if (data.as_dlpack == NULL || bench_status(data.as_dlpack(data.ptr, &managed, cpu, NULL, version), "as_dlpack") != 0) {
+        if (data.as_dlpack == NULL) {
+            bench_fail("the merged values have no as_dlpack");
+        }
+        return -1;
+    }
+    const DLTensor *tensor = &managed->dl_tensor;
+    int result = 0;
+    if (tensor->ndim != 3 || tensor->shape[0] != (int64_t)sample_count || tensor->shape[1] != WIDE_COMPONENTS ||
+        tensor->shape[2] != (int64_t)property_count || tensor->strides != NULL || tensor->dtype.code != kDLFloat ||
+        tensor->dtype.bits != 64) {
+        bench_fail("the merged values are not a contiguous f64 array of %zu x %d x %zu", (size_t)sample_count,
+                   WIDE_COMPONENTS, (size_t)property_count);
+        result = -1;
+    }
+    const double *values = (const double *)((const char *)tensor->data + tensor->byte_offset);
+    for (int check = 0; check < 256 && result == 0; check++) {
+        uintptr_t b = rng_below(WIDE_BLOCKS), s = rng_below(WIDE_SAMPLES);
+        uintptr_t m = rng_below(WIDE_COMPONENTS), p = rng_below(WIDE_PROPERTIES);
+        int32_t system = (int32_t)(s / ATOMS_PER_SYSTEM), atom = (int32_t)(s % ATOMS_PER_SYSTEM);
+        uintptr_t row, column;
+        bool labels_ok;
+        if (c->to_samples) {
+            row = c->sort_samples ? s * WIDE_BLOCKS + b : b * WIDE_SAMPLES + s;
+            column = p;
+            labels_ok = samples[3 * row] == system && samples[3 * row + 1] == atom &&
+                        samples[3 * row + 2] == (int32_t)b && properties[column] == (int32_t)p;
+        } else {
+            row = s;
+            column = b * WIDE_PROPERTIES + p;
+            labels_ok = samples[2 * row] == system && samples[2 * row + 1] == atom &&
+                        properties[2 * column] == (int32_t)b && properties[2 * column + 1] == (int32_t)p;
+        }
+        double got = values[(row * WIDE_COMPONENTS + m) * property_count + column];
+        double expected = wide_value(b, s, m, p);
+        if (!labels_ok) {
+            bench_fail("unexpected labels at sample %zu, property %zu of the merged block", (size_t)row,
+                       (size_t)column);
+            result = -1;
+        } else if (got != expected) {
+            bench_fail("merged value [%zu, %zu, %zu] is %g instead of %g", (size_t)row, (size_t)m, (size_t)column,
+                       got, expected);
+            result = -1;
+        }
+    }
+    if (managed->deleter != NULL) {
+        managed->deleter(managed);
+    }
+    return result;
+}
+
+static int run_keys_to(void *context, uint64_t n, double *elapsed_ns) {
+    const struct keys_to_case *c = context;
+    if (wide_get() != 0) {
+        return -1;
+    }
+    keys_to_fn move = c->to_samples ? mts_tensormap_keys_to_samples : mts_tensormap_keys_to_properties;
+    const char *call = c->to_samples ? "mts_tensormap_keys_to_samples" : "mts_tensormap_keys_to_properties";
+    *elapsed_ns = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        mts_array_t fill = bench_array_scalar_f64(0.0);
+        if (fill.ptr == NULL) {
+            bench_fail("out of memory");
+            return -1;
+        }
+        double start = bench_now_ns();
+        mts_tensormap_t *result = move(wide.map, wide.keys_to_move, fill, c->sort_samples);
+        *elapsed_ns += bench_now_ns() - start;
+        if (bench_pointer(result, call) != 0) {
+            return -1;
+        }
+        int checked = check_moved(c, result);
+        mts_tensormap_free(result);
+        if (checked != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ the list */
+
+static struct keys_to_case to_samples_sorted = {true, true};
+static struct keys_to_case to_samples_unsorted = {true, false};
+static struct keys_to_case to_properties_sorted = {false, true};
+static struct keys_to_case to_properties_unsorted = {false, false};
+
+struct bench_case {
+    const char *id;
+    const char *description;
+    const char *unit;
+    bench_case_fn fn;
+    void *context;
+};
+
+static const struct bench_case CASES[] = {
+    {"tensor_block_create", "mts_block, 8x3x4 f64", "call", run_block_create, NULL},
+    {"tensor_build_10000", "mts_tensormap, 10,000 blocks", "call", run_build, NULL},
+    {"tensor_free_10000", "mts_tensormap_free, 10,000 blocks", "call", run_free, NULL},
+    {"tensor_keys_to_samples", "keys_to_samples 50x(2000x5x64), sorted", "call", run_keys_to, &to_samples_sorted},
+    {"tensor_keys_to_samples_unsorted", "keys_to_samples 50x(2000x5x64), unsorted", "call", run_keys_to,
+     &to_samples_unsorted},
+    {"tensor_keys_to_properties", "keys_to_properties 50x(2000x5x64), sorted", "call", run_keys_to,
+     &to_properties_sorted},
+    {"tensor_keys_to_properties_unsorted", "keys_to_properties 50x(2000x5x64), unsorted", "call", run_keys_to,
+     &to_properties_unsorted},
+};
+
+#define CASES_COUNT (sizeof CASES / sizeof CASES[0])
+
+/* ------------------------------------------------------------------ main */
+
+static bool wanted(const char *id, int patterns_count, char **patterns) {
+    if (patterns_count == 0) {
+        return true;
+    }
+    for (int i = 0; i < patterns_count; i++) {
+        if (strstr(id, patterns[i]) != NULL) {
+            return true;
+        }
+    }
+    return false;
+}
+
+int main(int argc, char **argv) {
+    bench_options options = bench_default_options();
+    char **patterns = calloc((size_t)argc, sizeof *patterns);
+    int patterns_count = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0) {
+            options = bench_quick_options();
+        } else if (strcmp(argv[i], "--list") == 0) {
+            for (size_t c = 0; c < CASES_COUNT; c++) {
+                printf("%s\t%s\n", CASES[c].id, CASES[c].description);
+            }
+            free(patterns);
+            return 0;
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "usage: %s [--quick] [--list] [PATTERN...]\n", argv[0]);
+            free(patterns);
+            return 2;
+        } else {
+            patterns[patterns_count++] = argv[i];
+        }
+    }
+
+    Dl_info library;
+    if (dladdr((void *)mts_tensormap, &library) != 0 && library.dli_fname != NULL) {
+        printf("#library\t%s\n", library.dli_fname);
+    }
+    printf("#version\t%s\n", mts_version());
+    printf("#timing\ttensor maps: blocks made before, maps freed after mts_tensormap; keys_to_*: fill value "
+           "made before, result checked and freed after the timed region, create/move_data callbacks inside it\n");
+    bench_print_header(stdout);
+    fflush(stdout);
+
+    mts_disable_panic_printing();
+    bench_array_init("metatensor-go.bench.tensor"); /* else the origin reads "unregistered origin" */
+
+    for (size_t c = 0; c < CASES_COUNT; c++) {
+        const struct bench_case *bench = &CASES[c];
+        if (!wanted(bench->id, patterns_count, patterns)) {
+            continue;
+        }
+        fprintf(stderr, "running %s...\n", bench->id);
+        bench_result result;
+        if (bench_measure(bench->fn, bench->context, &options, &result) == 0) {
+            bench_print_row(stdout, bench->id, bench->description, bench->unit, &result, NULL);
+        } else {
+            bench_print_row(stdout, bench->id, bench->description, bench->unit, NULL, bench_error());
+        }
+    }
+
+    wide_free();
+    small_free();
+    bench_array_finish();
+    free(patterns);
+    return 0;
+}

@@ -1,0 +1,443 @@
+package core
+
+import (
+	"errors"
+	"math"
+	"slices"
+)
+
+// What keys_to_properties and keys_to_samples share (REFERENCE.md §6.4): moving key dimensions
+// out of the keys, grouping the blocks that end up with the same new key, merging their
+// samples and gradient samples, and creating the merged arrays with the fill value.
+
+// keyedBlock is one block of a group to merge, with its values of the moved key dimensions
+// (in the order of keys_to_move's names).
+type keyedBlock struct {
+	key   []int32
+	block *Block
+}
+
+// keysMove is the plan of a keys_to_* call: the new keys, and the old blocks each of them
+// merges.
+type keysMove struct {
+	names  []string       // the moved dimensions, in the order of keys_to_move
+	keys   *ArrayLabels   // the new keys, built like the old ones; this reference is ours
+	groups [][]keyedBlock // for each new key, the old blocks it merges, in old key order
+}
+
+// checkKeysToMove runs the checks every keys_to_* call starts with.
+func (t *TensorMap) checkKeysToMove(keysToMove *ArrayLabels) error {
+	if t == nil {
+		return Errorf(InvalidParameterError, "got invalid NULL pointer for tensor")
+	}
+	if keysToMove == nil {
+		return Errorf(InvalidParameterError, "got invalid NULL pointer for keys_to_move")
+	}
+	if t.keys.Count() == 0 {
+		return Errorf(InvalidParameterError, "there are no keys to move in an empty TensorMap")
+	}
+	return nil
+}
+
+// splitKeys removes the dimensions names from the keys. The remaining dimensions keep their
+// order; their values are de-duplicated in first-appearance order, or become a single "_"
+// dimension with the entry [0] when nothing remains. Each new key groups the old blocks with
+// the same remaining values, in old key order (what selecting them would give).
+func (t *TensorMap) splitKeys(names []string) (*keysMove, error) {
+	keyNames := t.keys.Names()
+	moved := make([]int, len(names))
+	for i, name := range names {
+		moved[i] = slices.Index(keyNames, name)
+		if moved[i] < 0 {
+			return nil, Errorf(InvalidParameterError, "'%s' is not part of the keys for this tensor map", name)
+		}
+	}
+	var remaining []int
+	var remainingNames []string
+	for i, name := range keyNames {
+		if !slices.Contains(moved, i) {
+			remaining = append(remaining, i)
+			remainingNames = append(remainingNames, name)
+		}
+	}
+
+	cpu, err := t.keys.CPU()
+	if err != nil {
+		return nil, err
+	}
+	count := cpu.Count()
+	rows := make([]int32, 0, count*len(remaining))
+	movedValues := make([]int32, 0, count*len(moved))
+	for i := range count {
+		row := cpu.row(i)
+		for _, c := range remaining {
+			rows = append(rows, row[c])
+		}
+		for _, c := range moved {
+			movedValues = append(movedValues, row[c])
+		}
+	}
+
+	var newValues []int32
+	var groupOf []int
+	if len(remaining) == 0 {
+		remainingNames = []string{"_"}
+		newValues = []int32{0}
+		groupOf = make([]int, count) // every block goes to the single new key
+	} else {
+		newValues, groupOf = uniqueRows(rows, len(remaining))
+	}
+
+	width := len(moved)
+	groups := make([][]keyedBlock, len(newValues)/len(remainingNames))
+	for i, g := range groupOf {
+		key := movedValues[i*width : i*width+width : i*width+width]
+		groups[g] = append(groups[g], keyedBlock{key: key, block: t.blocks[i]})
+	}
+
+	keys, err := t.keys.like(newDerivedLabels(remainingNames, newValues))
+	if err != nil {
+		return nil, err
+	}
+	return &keysMove{names: slices.Clone(names), keys: keys, groups: groups}, nil
+}
+
+// mergeGroups merges every group into one block and builds the result from the new keys and
+// these blocks, with the info in alphabetical key order. On error, everything made so far is
+// released.
+func (t *TensorMap) mergeGroups(move *keysMove, merge func(group []keyedBlock) (*Block, error)) (*TensorMap, error) {
+	blocks := make([]*Block, 0, len(move.groups))
+	for _, group := range move.groups {
+		block, err := merge(group)
+		if err != nil {
+			for _, b := range blocks {
+				b.Free()
+			}
+			move.keys.Release()
+			return nil, err
+		}
+		blocks = append(blocks, block)
+	}
+	return newTensorMapFrom(move.keys, blocks, t.info.Sorted())
+}
+
+// checkGroup requires what merging a group needs: no gradients of gradients in the first
+// block, and the same components (by value) in every block. With sameProperties, every block
+// must also have the first block's properties. target is "properties" or "samples".
+func checkGroup(group []keyedBlock, target string, sameProperties bool) error {
+	first := group[0].block
+	for _, g := range first.gradients {
+		if len(g.Block.gradients) != 0 {
+			return Errorf(InvalidParameterError,
+				"gradient of gradients are not supported yet in keys_to_%s", target)
+		}
+	}
+	for _, member := range group {
+		same, err := sameComponents(member.block, first)
+		if err != nil {
+			return err
+		}
+		if !same {
+			return Errorf(InvalidParameterError,
+				"can not move keys to %s if the blocks have different components labels, "+
+					"call components_to_properties first", target)
+		}
+		if sameProperties {
+			equal, err := LabelsEqual(member.block.properties, first.properties)
+			if err != nil {
+				return err
+			}
+			if !equal {
+				return Errorf(InvalidParameterError,
+					"can not provide values for the keys to move to properties if the blocks have "+
+						"different property labels")
+			}
+		}
+	}
+	return nil
+}
+
+// sameComponents compares the components of two blocks by value.
+func sameComponents(a, b *Block) (bool, error) {
+	if len(a.components) != len(b.components) {
+		return false, nil
+	}
+	for i, component := range a.components {
+		equal, err := LabelsEqual(component, b.components[i])
+		if err != nil || !equal {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// mergeSamples gathers the samples of a group, block after block, each followed by the
+// block's moved key values when appendKeys is set. Repeated entries are kept once, in
+// first-seen order or sorted. The labels (one reference for the caller) are built like the
+// first block's samples; mappings[b][i] is the new position of sample i of block b.
+func mergeSamples(group []keyedBlock, names []string, appendKeys, sortSamples bool) (*ArrayLabels, [][]int, error) {
+	width := len(names)
+	total := 0
+	for _, member := range group {
+		total += member.block.samples.Count()
+	}
+	rows := make([]int32, 0, total*width)
+	for _, member := range group {
+		cpu, err := member.block.samples.CPU()
+		if err != nil {
+			return nil, nil, err
+		}
+		if !appendKeys {
+			rows = append(rows, cpu.values...)
+			continue
+		}
+		for i := range cpu.count {
+			rows = append(rows, cpu.row(i)...)
+			rows = append(rows, member.key...)
+		}
+	}
+
+	if err := validateLabelNames(names); err != nil {
+		return nil, nil, invalidLabelsError("invalid labels in merge_samples", err)
+	}
+	var unique []int32
+	var inverse []int
+	if sortSamples {
+		unique, inverse = sortedUniqueRows(rows, width)
+	} else {
+		unique, inverse = uniqueRows(rows, width)
+	}
+	cpu := newDerivedLabels(names, unique)
+	if sortSamples {
+		cpu.sorted.Store(sortedYes)
+	}
+	labels, err := group[0].block.samples.like(cpu)
+	if err != nil {
+		return nil, nil, err
+	}
+	return labels, splitMapping(inverse, group, func(b *Block) int { return b.samples.Count() }), nil
+}
+
+// mergeGradientSamples gathers the samples of the gradient with respect to parameter of every
+// block of a group, with their first column ("sample") sent through the block's samples
+// mapping. The result is an ordered set: sorted, and rows coming from several blocks kept
+// once. The labels (one reference for the caller) are built like the first block's gradient
+// samples; mappings[b][i] is the new position of gradient sample i of block b.
+func mergeGradientSamples(group []keyedBlock, parameter string, samplesMappings [][]int) (*ArrayLabels, [][]int, error) {
+	gradients := make([]*Block, len(group))
+	total := 0
+	for b, member := range group {
+		gradients[b] = member.block.gradient(parameter)
+		if gradients[b] == nil {
+			return nil, nil, Errorf(InternalError, "missing gradient with respect to '%s' in a block to merge", parameter)
+		}
+		total += gradients[b].samples.Count()
+	}
+	first := gradients[0].samples
+	width := first.Size()
+	if width == 0 {
+		return nil, nil, Errorf(InternalError, "gradient samples without the 'sample' dimension")
+	}
+
+	rows := make([]int32, 0, total*width)
+	for b, gradient := range gradients {
+		cpu, err := gradient.samples.CPU()
+		if err != nil {
+			return nil, nil, err
+		}
+		mapping := samplesMappings[b]
+		for i := range cpu.count {
+			row := cpu.row(i)
+			old := row[0]
+			if old < 0 || int(old) >= len(mapping) {
+				return nil, nil, Errorf(InternalError,
+					"gradient sample %d refers to sample %d, but the block has %d samples", i, old, len(mapping))
+			}
+			sample := mapping[old]
+			if sample > math.MaxInt32 {
+				return nil, nil, Errorf(InternalError, "merged sample %d does not fit in a label value", sample)
+			}
+			rows = append(rows, int32(sample))
+			rows = append(rows, row[1:]...)
+		}
+	}
+
+	unique, inverse := sortedUniqueRows(rows, width)
+	cpu := newDerivedLabels(first.Names(), unique)
+	cpu.sorted.Store(sortedYes)
+	labels, err := first.like(cpu)
+	if err != nil {
+		return nil, nil, err
+	}
+	mappings := make([][]int, len(gradients))
+	offset := 0
+	for b, gradient := range gradients {
+		n := gradient.samples.Count()
+		mappings[b] = inverse[offset : offset+n : offset+n]
+		offset += n
+	}
+	return labels, mappings, nil
+}
+
+// splitMapping cuts the positions of every row of a group into one mapping per block.
+func splitMapping(inverse []int, group []keyedBlock, rowsOf func(*Block) int) [][]int {
+	mappings := make([][]int, len(group))
+	offset := 0
+	for b, member := range group {
+		n := rowsOf(member.block)
+		mappings[b] = inverse[offset : offset+n : offset+n]
+		offset += n
+	}
+	return mappings
+}
+
+// uniqueRows keeps the first appearance of every row (of width size) of values, in order.
+// inverse[i] is the position of row i among the unique rows. When no row repeats, unique is
+// values itself.
+func uniqueRows(values []int32, size int) (unique []int32, inverse []int) {
+	if size == 0 {
+		return []int32{}, []int{}
+	}
+	n := len(values) / size
+	inverse = make([]int, n)
+	if n == 0 {
+		return []int32{}, inverse
+	}
+	ix := newLabelsIndex(n)
+	duplicates := ix.insertAll(values, size, 0, n)
+	if len(duplicates) == 0 {
+		for i := range inverse {
+			inverse[i] = i
+		}
+		return values, inverse
+	}
+	unique = make([]int32, 0, (n-len(duplicates))*size)
+	next := 0
+	for i := range n {
+		row := values[i*size : i*size+size : i*size+size]
+		if len(duplicates) > 0 && duplicates[0] == i {
+			duplicates = duplicates[1:]
+			// The index holds the first appearance of the row, already numbered.
+			inverse[i] = inverse[ix.find(values, row)]
+			continue
+		}
+		inverse[i] = next
+		next++
+		unique = append(unique, row...)
+	}
+	return unique, inverse
+}
+
+// sortedUniqueRows gives the distinct rows (of width size) of values in increasing
+// lexicographic order; inverse[i] is the position of row i among them.
+func sortedUniqueRows(values []int32, size int) (unique []int32, inverse []int) {
+	if size == 0 {
+		return []int32{}, []int{}
+	}
+	n := len(values) / size
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return compareRows(values, size, a, b) })
+	unique = make([]int32, 0, n*size)
+	inverse = make([]int, n)
+	count := 0
+	for k, i := range order {
+		if k == 0 || compareRows(values, size, order[k-1], i) != 0 {
+			unique = append(unique, values[i*size:i*size+size]...)
+			count++
+		}
+		inverse[i] = count - 1
+	}
+	return unique, inverse
+}
+
+// mergedShape gives the shape of a merged array: that of array, with samples entries along
+// the first axis and properties along the last.
+func mergedShape(array Array, samples, properties int) ([]uintptr, error) {
+	shape, err := array.Shape()
+	if err != nil {
+		return nil, err
+	}
+	if len(shape) < 2 {
+		return nil, Errorf(InternalError, "a block array has shape %s, with less than 2 axes", formatShape(shape))
+	}
+	merged := slices.Clone(shape)
+	merged[0] = uintptr(samples)
+	merged[len(merged)-1] = uintptr(properties)
+	return merged, nil
+}
+
+// createFilled asks like for a new array of the given shape filled with fill, after the
+// checks the reference makes on every such call: fill must have like's dtype, no axes, and
+// live on the CPU. fill is lent to the callback, which must not destroy it.
+func createFilled(like Array, shape []uintptr, fill Array) (Array, error) {
+	if fill == nil {
+		return nil, Errorf(InvalidParameterError, "got invalid NULL pointer for fill_value")
+	}
+	dtype, err := like.DType()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFillValue(fill, dtype); err != nil {
+		return nil, err
+	}
+	device, err := fill.Device()
+	if err != nil {
+		return nil, err
+	}
+	if device.Type != DeviceCPU {
+		return nil, Errorf(InvalidParameterError, "fill_value must be on CPU")
+	}
+	created, err := like.Create(shape, fill)
+	if err != nil {
+		return nil, err
+	}
+	if created == nil {
+		return nil, Errorf(InternalError, "mts_array_t.create succeeded without giving an array")
+	}
+	return created, nil
+}
+
+// invalidLabelsError is the error of labels the operation built with invalid names (a panic,
+// status 255, in the reference).
+func invalidLabelsError(context string, err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return Errorf(InternalError, "%s: InvalidParameter(%q)", context, e.Message)
+	}
+	return Errorf(InternalError, "%s: %v", context, err)
+}
+
+// newMergedBlock builds a merged block from its values (consumed), its new samples and
+// properties and the components of the group's first block, then adds each gradient of the
+// first block through mergeGradient.
+func newMergedBlock(values Array, samples *ArrayLabels, first *Block, properties *ArrayLabels, context string,
+	mergeGradient func(block *Block, g Gradient) error) (*Block, error) {
+	block, err := NewBlock(values, samples, first.components, properties)
+	if err != nil {
+		return nil, invalidResultError(context, err)
+	}
+	for _, g := range first.gradients {
+		if err := mergeGradient(block, g); err != nil {
+			block.Free()
+			return nil, err
+		}
+	}
+	return block, nil
+}
+
+// invalidResultError is the error of a merged block or gradient that fails its own checks:
+// the reference panics there (status 255). Failed callbacks, and internal errors, pass through
+// unchanged.
+func invalidResultError(context string, err error) error {
+	var e *Error
+	if errors.As(err, &e) && (e.Status == CallbackError || e.Status == InternalError) {
+		return err
+	}
+	if e != nil {
+		return Errorf(InternalError, "%s: %s", context, e.Message)
+	}
+	return err
+}
