@@ -6,8 +6,10 @@
  *
  * What it is
  * ----------
- * A `struct test_array` is a host (CPU memory) n-dimensional array of int32 or
- * float64, stored C-contiguous in `data` (NULL when it has no elements).
+ * A `struct test_array` is a host (CPU memory) n-dimensional array of int32,
+ * int64, float32 or float64 (`TA_INT32`, `TA_INT64`, `TA_FLOAT32`,
+ * `TA_FLOAT64`), stored C-contiguous in `data` (NULL when it has no elements).
+ * Every member works the same for the four dtypes.
  * `ta_mts(array)` wraps it in an `mts_array_t` implementing every member of
  * the vtable, with `ptr` pointing at the struct. Everything the library does
  * with the array is recorded:
@@ -53,7 +55,7 @@
  *    exports a copy with padded rows (last axis stride 1, others larger than
  *    contiguous) behind a non-zero `byte_offset`. Copies are flagged
  *    DLPACK_FLAG_BITMASK_IS_COPIED.
- *  - `from_dlpack`: copies a CPU int32 or float64 tensor (any ndim up to
+ *  - `from_dlpack`: copies a CPU tensor of one of the four dtypes (any ndim up to
  *    TA_MAX_NDIM, honouring strides and byte_offset) into a new test array on
  *    the tensor's device, and always calls the tensor's deleter, on success
  *    and on failure.
@@ -145,6 +147,8 @@ enum ta_layout {
 };
 
 static const DLDataType TA_INT32 = {kDLInt, 32, 1};
+static const DLDataType TA_INT64 = {kDLInt, 64, 1};
+static const DLDataType TA_FLOAT32 = {kDLFloat, 32, 1};
 static const DLDataType TA_FLOAT64 = {kDLFloat, 64, 1};
 static const DLDevice TA_CPU = {kDLCPU, 0};
 
@@ -267,7 +271,8 @@ static inline int ta_dtype_eq(DLDataType a, DLDataType b) {
 }
 
 static inline int ta_supported_dtype(DLDataType dtype) {
-    return ta_dtype_eq(dtype, TA_INT32) || ta_dtype_eq(dtype, TA_FLOAT64);
+    return ta_dtype_eq(dtype, TA_INT32) || ta_dtype_eq(dtype, TA_INT64) ||
+           ta_dtype_eq(dtype, TA_FLOAT32) || ta_dtype_eq(dtype, TA_FLOAT64);
 }
 
 static inline void ta_count_call(struct test_array *array, enum ta_member member) {
@@ -720,8 +725,8 @@ static inline mts_status_t ta_from_dlpack(const void *ptr, DLManagedTensorVersio
     } else if (dl->device.device_type != kDLCPU) {
         status = ta_error(array, TA_FROM_DLPACK, "test array: from_dlpack only reads CPU tensors");
     } else if (dl->ndim < 0 || dl->ndim > TA_MAX_NDIM || !ta_supported_dtype(dl->dtype)) {
-        status = ta_error(array, TA_FROM_DLPACK,
-                          "test array: from_dlpack needs an int32 or float64 tensor");
+        status = ta_error(array, TA_FROM_DLPACK, "test array: from_dlpack needs an int32, "
+                                                 "int64, float32 or float64 tensor");
     } else {
         uintptr_t shape[TA_MAX_NDIM];
         for (int d = 0; d < dl->ndim; d++) {
@@ -1015,6 +1020,65 @@ static inline int ta_finish(void) {
            atomic_load(&ta_stats.dlpack_double_delete) != 0 ||
            atomic_load(&ta_stats.dlpack_exported) != atomic_load(&ta_stats.dlpack_deleted) ||
            atomic_load(&ta_stats.dlpack_deleted_after_destroy) != 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* helpers for the block and tensor map tests                               */
+
+/*
+ *   ta_new_f64(values, shape, ndim)        a float64 array (values may be
+ *                                          NULL: zeros)
+ *   ta_new_f64_filled(shape, ndim, value)  a float64 array full of `value`
+ *   ta_scalar_f64(value)                   a 0-D float64 array holding one
+ *                                          value, e.g. a fill value
+ *   ta_f64_at(array, index)                the float64 element at the
+ *                                          row-major `index`
+ *   ta_labels_on(names, size, values, count, device)
+ *                                          checked labels (mts_labels) over
+ *                                          a new count x size int32 array
+ *                                          on `device`
+ *   ta_labels(names, size, values, count)  the same on CPU
+ */
+
+static inline struct test_array *ta_new_f64(const double *values, const uintptr_t *shape,
+                                            uintptr_t ndim) {
+    return ta_new(TA_FLOAT64, shape, ndim, values);
+}
+
+static inline struct test_array *ta_new_f64_filled(const uintptr_t *shape, uintptr_t ndim,
+                                                   double value) {
+    struct test_array *array = ta_new(TA_FLOAT64, shape, ndim, NULL);
+    if (array != NULL) {
+        size_t total = ta_count(array);
+        for (size_t i = 0; i < total; i++) {
+            ((double *)array->data)[i] = value;
+        }
+    }
+    return array;
+}
+
+static inline struct test_array *ta_scalar_f64(double value) {
+    return ta_new(TA_FLOAT64, NULL, 0, &value);
+}
+
+static inline double ta_f64_at(const struct test_array *array, size_t index) {
+    return ((const double *)array->data)[index];
+}
+
+static inline const mts_labels_t *ta_labels_on(const char *const *names, uintptr_t size,
+                                               const int32_t *values, uintptr_t count,
+                                               DLDevice device) {
+    struct test_array *array = ta_new_i32(values, count, size);
+    if (array == NULL) {
+        return NULL;
+    }
+    array->device = device;
+    return mts_labels(names, size, ta_mts(array));
+}
+
+static inline const mts_labels_t *ta_labels(const char *const *names, uintptr_t size,
+                                            const int32_t *values, uintptr_t count) {
+    return ta_labels_on(names, size, values, count, TA_CPU);
 }
 
 #endif

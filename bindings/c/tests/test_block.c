@@ -1,0 +1,1336 @@
+/*
+ * Tests of the block part of the C API: every mts_block_* function except
+ * load/save (REFERENCE.md section 5, with the ownership rules of section 4.2
+ * and the callback errors of section 2).
+ *
+ * Values and labels values are instrumented arrays from test_array.h: they
+ * count the calls the library makes, can fake living on another device, and
+ * can fail on purpose. At the end no test array may be alive and none may
+ * have been destroyed twice.
+ *
+ * Built with MTS_TEST_REFERENCE defined, the tests expect the reference's
+ * behaviour (the library in build/reference); otherwise ours. Where they
+ * differ:
+ *  - the reference's mts_block_data destroys an owning array already in
+ *    `*data` before writing the view (as its mts_labels_values does); ours
+ *    only writes its out-parameter;
+ *  - a NULL gradient given to mts_block_add_gradient crashes the reference;
+ *    ours refuses it (status 1), and the case only runs against ours.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <metatensor.h>
+
+#include "check.h"
+#include "test_array.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#define INVALID "invalid parameter: "
+
+static const char *const NAMES_S[] = {"s"};
+static const char *const NAMES_C[] = {"c"};
+static const char *const NAMES_D[] = {"d"};
+static const char *const NAMES_P[] = {"p"};
+static const char *const NAMES_Q[] = {"q"};
+static const char *const NAMES_X[] = {"x"};
+static const char *const NAMES_AB[] = {"a", "b"};
+static const char *const NAMES_SAMPLE_G[] = {"sample", "g"};
+static const char *const NAMES_SYSTEM_G[] = {"system", "g"};
+
+static const DLDevice CUDA0 = {kDLCUDA, 0};
+static const DLDevice CUDA1 = {kDLCUDA, 1};
+static const DLDevice META = {kDLExtDev, 0};
+
+/* ------------------------------------------------------------------------ */
+/* helpers                                                                  */
+
+struct record {
+    const char *message;
+    const char *origin;
+    void *data;
+};
+
+static struct record last_error(void) {
+    struct record r = {NULL, NULL, NULL};
+    mts_last_error(&r.message, &r.origin, &r.data);
+    return r;
+}
+
+static const char *last_message(void) {
+    return last_error().message;
+}
+
+static void clear_error(void) {
+    mts_set_last_error(NULL, NULL, NULL, NULL);
+}
+
+/* make the record recognisable, so a missing error is noticed */
+static void set_stale_error(void) {
+    mts_set_last_error("stale error", "stale origin", NULL, NULL);
+}
+
+/* `call` (a status) gives `status` and the library error `message` */
+#define CHECK_ERROR(call, status, message)                                           \
+    do {                                                                             \
+        set_stale_error();                                                           \
+        CHECK_STATUS((call), (status));                                              \
+        CHECK_STR_EQ(last_message(), (message));                                     \
+        CHECK_STR_EQ(last_error().origin, "metatensor-core");                        \
+    } while (0)
+
+/* `call` (a pointer) gives NULL and the library error `message` */
+#define CHECK_NULL_ERROR(call, message)                                              \
+    do {                                                                             \
+        set_stale_error();                                                           \
+        CHECK((call) == NULL);                                                       \
+        CHECK_STR_EQ(last_message(), (message));                                     \
+        CHECK_STR_EQ(last_error().origin, "metatensor-core");                        \
+    } while (0)
+
+/* the record is the NULL-argument error for `name`: "got invalid NULL
+ * pointer for <name>", then the end or " at <file>:<line>" (not matched) */
+static void check_null_argument_(const char *name, int line) {
+    char expected[256];
+    snprintf(expected, sizeof(expected), INVALID "got invalid NULL pointer for %s", name);
+    const char *message = last_message();
+    int ok = message != NULL && strncmp(message, expected, strlen(expected)) == 0;
+    if (ok) {
+        char next = message[strlen(expected)];
+        ok = next == '\0' || next == ' ';
+    }
+    if (!ok) {
+        fprintf(stderr, "test_block.c:%d: expected a NULL-argument error for '%s'\n", line, name);
+    }
+    check_record_(ok, __FILE__, line, "NULL-argument error");
+    check_str_eq_(last_error().origin, "metatensor-core", "origin", "\"metatensor-core\"",
+                  __FILE__, line);
+}
+
+/* `call` (a status) refuses a NULL `name` with status 1 */
+#define CHECK_NULL_ARG(call, name)                                                   \
+    do {                                                                             \
+        set_stale_error();                                                           \
+        CHECK_STATUS((call), MTS_INVALID_PARAMETER_ERROR);                           \
+        check_null_argument_((name), __LINE__);                                      \
+    } while (0)
+
+/* `call` (a pointer) refuses a NULL `name` */
+#define CHECK_NULL_ARG_PTR(call, name)                                               \
+    do {                                                                             \
+        set_stale_error();                                                           \
+        CHECK((call) == NULL);                                                       \
+        check_null_argument_((name), __LINE__);                                      \
+    } while (0)
+
+/* one-dimension labels `name` with the entries 0 .. count-1 */
+static const mts_labels_t *range_on(const char *const *name, uintptr_t count, DLDevice device) {
+    int32_t values[64];
+    for (uintptr_t i = 0; i < count && i < 64; i++) {
+        values[i] = (int32_t)i;
+    }
+    return ta_labels_on(name, 1, values, count, device);
+}
+
+static const mts_labels_t *range(const char *const *name, uintptr_t count) {
+    return range_on(name, count, TA_CPU);
+}
+
+/* the test array holding the values of `labels` */
+static struct test_array *labels_array(const mts_labels_t *labels) {
+    mts_array_t array;
+    memset(&array, 0, sizeof(array));
+    if (mts_labels_values(labels, &array) != MTS_SUCCESS) {
+        return NULL;
+    }
+    return ta_cast(array.ptr);
+}
+
+/* the test array holding the values of `block` */
+static struct test_array *block_array(mts_block_t *block) {
+    mts_array_t array;
+    memset(&array, 0, sizeof(array));
+    if (mts_block_data(block, &array) != MTS_SUCCESS) {
+        return NULL;
+    }
+    return ta_cast(array.ptr);
+}
+
+/* float64 arrays of shape {a, b, c} and {a, b}, filled with `value` */
+static struct test_array *values3(uintptr_t a, uintptr_t b, uintptr_t c, double value) {
+    uintptr_t shape[3] = {a, b, c};
+    return ta_new_f64_filled(shape, 3, value);
+}
+
+static struct test_array *values2(uintptr_t a, uintptr_t b, double value) {
+    uintptr_t shape[2] = {a, b};
+    return ta_new_f64_filled(shape, 2, value);
+}
+
+/* the usual block: samples s = 0..2, one component c = 0..3, properties
+ * p = 0..1, float64 values of shape [3, 4, 2] on `device` */
+struct fixture {
+    const mts_labels_t *samples;
+    const mts_labels_t *component;
+    const mts_labels_t *properties;
+    struct test_array *values;
+    mts_block_t *block;
+};
+
+static struct fixture fixture_on(DLDevice device) {
+    struct fixture f;
+    f.samples = range_on(NAMES_S, 3, device);
+    f.component = range_on(NAMES_C, 4, device);
+    f.properties = range_on(NAMES_P, 2, device);
+    f.values = values3(3, 4, 2, 1.5);
+    f.values->device = device;
+    f.block = mts_block(ta_mts(f.values), f.samples, &f.component, 1, f.properties);
+    CHECK(f.block != NULL);
+    return f;
+}
+
+static struct fixture fixture(void) {
+    return fixture_on(TA_CPU);
+}
+
+static void fixture_free(struct fixture *f) {
+    mts_block_free(f->block);
+    mts_labels_free(f->samples);
+    mts_labels_free(f->component);
+    mts_labels_free(f->properties);
+}
+
+/* a gradient of the fixture's block: samples (sample, g) with the given
+ * rows, components `extra` (may be NULL) then c = 0..3, properties p = 0..1 */
+static mts_block_t *gradient_of(const int32_t *rows, uintptr_t count, DLDevice device,
+                                struct test_array **values_out) {
+    const mts_labels_t *samples = ta_labels_on(NAMES_SAMPLE_G, 2, rows, count, device);
+    const mts_labels_t *component = range_on(NAMES_C, 4, device);
+    const mts_labels_t *properties = range_on(NAMES_P, 2, device);
+    struct test_array *values = values3(count, 4, 2, 2.5);
+    values->device = device;
+    if (values_out != NULL) {
+        *values_out = values;
+    }
+    mts_block_t *gradient = mts_block(ta_mts(values), samples, &component, 1, properties);
+    CHECK(gradient != NULL);
+    mts_labels_free(samples);
+    mts_labels_free(component);
+    mts_labels_free(properties);
+    return gradient;
+}
+
+static const int32_t GRADIENT_ROWS[] = {0, 1, 2, 1, 2, 5};
+
+static mts_block_t *good_gradient(struct test_array **values_out) {
+    return gradient_of(GRADIENT_ROWS, 3, TA_CPU, values_out);
+}
+
+/* a second data origin, for arrays claiming to come from elsewhere */
+static mts_data_origin_t other_origin_id(void) {
+    mts_data_origin_t origin = 0;
+    mts_register_data_origin("metatensor-go.tests.other", &origin);
+    return origin;
+}
+
+static mts_status_t other_origin(const void *ptr, mts_data_origin_t *origin) {
+    mts_status_t status = ta_origin(ptr, origin);
+    if (status == MTS_SUCCESS) {
+        *origin = other_origin_id();
+    }
+    return status;
+}
+
+static int device_eq(DLDevice a, DLDevice b) {
+    return a.device_type == b.device_type && a.device_id == b.device_id;
+}
+
+/* ------------------------------------------------------------------------ */
+/* creation                                                                 */
+
+static void test_create(void) {
+    long live = ta_live();
+    struct fixture f = fixture();
+    /* the library asks the values for their shape and device, nothing else */
+    CHECK_INT_EQ(ta_calls(f.values, TA_DESTROY), 0);
+    CHECK(ta_calls(f.values, TA_SHAPE) >= 1);
+    CHECK(ta_calls(f.values, TA_DEVICE) >= 1);
+    CHECK_INT_EQ(ta_calls(f.values, TA_DTYPE), 0);
+    CHECK_INT_EQ(ta_calls(f.values, TA_AS_DLPACK), 0);
+    CHECK_INT_EQ(ta_calls(f.values, TA_COPY), 0);
+    CHECK_INT_EQ(ta_calls(f.values, TA_CREATE), 0);
+    CHECK(block_array(f.block) == f.values);
+
+    /* the labels are the very objects given, one reference more each */
+    struct test_array *samples_array = labels_array(f.samples);
+    struct test_array *component_array = labels_array(f.component);
+    struct test_array *properties_array = labels_array(f.properties);
+    const mts_labels_t *samples = mts_block_labels(f.block, 0);
+    const mts_labels_t *component = mts_block_labels(f.block, 1);
+    const mts_labels_t *properties = mts_block_labels(f.block, 2);
+    CHECK(samples == f.samples);
+    CHECK(component == f.component);
+    CHECK(properties == f.properties);
+    mts_labels_free(samples);
+    mts_labels_free(component);
+    mts_labels_free(properties);
+
+    /* the block keeps its labels alive when the caller lets go */
+    mts_labels_free(f.samples);
+    mts_labels_free(f.component);
+    mts_labels_free(f.properties);
+    CHECK_INT_EQ(ta_calls(samples_array, TA_DESTROY), 0);
+    CHECK_INT_EQ(ta_calls(component_array, TA_DESTROY), 0);
+    CHECK_INT_EQ(ta_calls(properties_array, TA_DESTROY), 0);
+    samples = mts_block_labels(f.block, 0);
+    CHECK(samples == f.samples);
+    const int32_t *values = NULL;
+    uintptr_t count = 0, size = 0;
+    CHECK_STATUS(mts_labels_values_cpu(samples, &values, &count, &size), MTS_SUCCESS);
+    CHECK_INT_EQ(count, 3);
+    CHECK_INT_EQ(size, 1);
+    if (count == 3 && size == 1) {
+        CHECK(values[0] == 0 && values[1] == 1 && values[2] == 2);
+    }
+    const char *const *names = NULL;
+    CHECK_STATUS(mts_labels_dimensions(samples, &names, &count), MTS_SUCCESS);
+    CHECK_INT_EQ(count, 1);
+    if (count == 1) {
+        CHECK_STR_EQ(names[0], "s");
+    }
+
+    /* freeing the block destroys the values once and drops its references */
+    CHECK_STATUS(mts_block_free(f.block), MTS_SUCCESS);
+    CHECK_INT_EQ(ta_calls(f.values, TA_DESTROY), 1);
+    CHECK_INT_EQ(ta_calls(samples_array, TA_DESTROY), 0);
+    CHECK_INT_EQ(ta_calls(component_array, TA_DESTROY), 1);
+    CHECK_INT_EQ(ta_calls(properties_array, TA_DESTROY), 1);
+    mts_labels_free(samples);
+    CHECK_INT_EQ(ta_calls(samples_array, TA_DESTROY), 1);
+    CHECK_INT_EQ(ta_live(), live);
+
+    /* no components: a 2-D array; the components pointer is not read */
+    const mts_labels_t *s = range(NAMES_S, 3);
+    const mts_labels_t *p = range(NAMES_P, 2);
+    struct test_array *array = values2(3, 2, 0.0);
+    mts_block_t *block = mts_block(ta_mts(array), s, NULL, 0, p);
+    CHECK(block != NULL);
+    const mts_labels_t *last = mts_block_labels(block, 1);
+    CHECK(last == p);
+    mts_labels_free(last);
+    mts_block_free(block);
+
+    /* the same labels on several axes, and twice as components with
+     * different names is fine */
+    const mts_labels_t *c = range(NAMES_C, 3);
+    const mts_labels_t *d = range(NAMES_D, 2);
+    const mts_labels_t *components[] = {c, d};
+    uintptr_t shape[4] = {3, 3, 2, 3};
+    array = ta_new_f64_filled(shape, 4, 0.0);
+    block = mts_block(ta_mts(array), s, components, 2, c);
+    CHECK(block != NULL);
+    for (uintptr_t axis = 0; axis < 4; axis++) {
+        const mts_labels_t *expected[] = {s, c, d, c};
+        const mts_labels_t *got = mts_block_labels(block, axis);
+        CHECK(got == expected[axis]);
+        mts_labels_free(got);
+    }
+    mts_block_free(block);
+
+    /* samples and properties with no entries, or no dimension at all */
+    const mts_labels_t *no_samples = range(NAMES_S, 0);
+    const mts_labels_t *no_dimension = ta_labels(NULL, 0, NULL, 0);
+    array = values3(0, 3, 0, 0.0);
+    block = mts_block(ta_mts(array), no_samples, &c, 1, no_dimension);
+    CHECK(block != NULL);
+    mts_block_free(block);
+    array = values3(0, 3, 2, 0.0);
+    block = mts_block(ta_mts(array), no_dimension, &c, 1, p);
+    CHECK(block != NULL);
+    mts_block_free(block);
+
+    /* no dtype check: an int32 values array is fine */
+    int32_t ints[6] = {1, 2, 3, 4, 5, 6};
+    array = ta_new_i32(ints, 3, 2);
+    block = mts_block(ta_mts(array), s, NULL, 0, p);
+    CHECK(block != NULL);
+    DLDataType dtype = {0, 0, 0};
+    CHECK_STATUS(mts_block_dtype(block, &dtype), MTS_SUCCESS);
+    CHECK(ta_dtype_eq(dtype, TA_INT32));
+    mts_block_free(block);
+
+    /* a values array without destroy: nothing to call when freeing */
+    array = values2(3, 2, 0.0);
+    mts_array_t no_destroy = ta_mts(array);
+    no_destroy.destroy = NULL;
+    block = mts_block(no_destroy, s, NULL, 0, p);
+    CHECK(block != NULL);
+    CHECK_STATUS(mts_block_free(block), MTS_SUCCESS);
+    CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 0);
+    ta_destroy(array);
+
+    mts_labels_free(s);
+    mts_labels_free(p);
+    mts_labels_free(c);
+    mts_labels_free(d);
+    mts_labels_free(no_samples);
+    mts_labels_free(no_dimension);
+
+    /* freeing NULL is fine */
+    CHECK_STATUS(mts_block_free(NULL), MTS_SUCCESS);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* mts_block refuses its arguments with `message`: the values are destroyed
+ * once and the labels gain no reference */
+static void check_invalid_block_(struct test_array *values, const mts_labels_t *samples,
+                                 const mts_labels_t *const *components, uintptr_t count,
+                                 const mts_labels_t *properties, const char *message, int line) {
+    set_stale_error();
+    mts_block_t *block = mts_block(ta_mts(values), samples, components, count, properties);
+    check_record_(block == NULL, __FILE__, line, "block == NULL");
+    if (message != NULL) {
+        check_str_eq_(last_message(), message, "last_message()", "message", __FILE__, line);
+        check_str_eq_(last_error().origin, "metatensor-core", "origin", "\"metatensor-core\"",
+                      __FILE__, line);
+    }
+    check_int_eq_(ta_calls(values, TA_DESTROY), 1, "destroy calls", "1", "CHECK_INT_EQ",
+                  __FILE__, line);
+    mts_block_free(block);
+}
+#define CHECK_INVALID_BLOCK(values, samples, components, count, properties, message) \
+    check_invalid_block_((values), (samples), (components), (count), (properties), (message), \
+                         __LINE__)
+
+static void test_create_errors(void) {
+    long live = ta_live();
+    const mts_labels_t *s = range(NAMES_S, 3);
+    const mts_labels_t *c = range(NAMES_C, 4);
+    const mts_labels_t *c_again = range(NAMES_C, 4);
+    const mts_labels_t *d = range(NAMES_D, 2);
+    const mts_labels_t *p = range(NAMES_P, 2);
+    const mts_labels_t *s_cuda = range_on(NAMES_S, 3, CUDA0);
+    const mts_labels_t *c_cuda = range_on(NAMES_C, 4, CUDA0);
+    const mts_labels_t *p_cuda = range_on(NAMES_P, 2, CUDA0);
+    const mts_labels_t *c_cuda1 = range_on(NAMES_C, 4, CUDA1);
+    static const int32_t rows_ab[] = {0, 0, 0, 1, 1, 0, 1, 1};
+    const mts_labels_t *c_2d = ta_labels(NAMES_AB, 2, rows_ab, 4);
+    const mts_labels_t *c_empty = range(NAMES_C, 0);
+    const mts_labels_t *cd[] = {c, d};
+    const mts_labels_t *cc[] = {c, c_again};
+    const mts_labels_t *c_null[] = {c, NULL};
+    const mts_labels_t *all_labels[] = {s, c, c_again, d, p, s_cuda, c_cuda, p_cuda, c_cuda1,
+                                        c_2d, c_empty};
+    struct test_array *arrays[ARRAY_SIZE(all_labels)];
+    for (size_t i = 0; i < ARRAY_SIZE(all_labels); i++) {
+        arrays[i] = labels_array(all_labels[i]);
+    }
+
+    /* 1. NULL arguments: samples, then properties, then the components
+     * array, then each component; the values are consumed every time */
+    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), NULL, NULL, 1, NULL, NULL);
+    check_null_argument_("samples", __LINE__);
+    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), NULL, &c, 1, p, NULL);
+    check_null_argument_("samples", __LINE__);
+    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, NULL, 1, NULL, NULL);
+    check_null_argument_("properties", __LINE__);
+    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, c_null, 2, NULL, NULL);
+    check_null_argument_("properties", __LINE__);
+    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, NULL, 1, p, NULL);
+    check_null_argument_("components", __LINE__);
+    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, c_null, 2, p, NULL);
+    check_null_argument_("component", __LINE__);
+    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, c_null + 1, 1, p, NULL);
+    check_null_argument_("component", __LINE__);
+
+    /* 2. the rank, before anything else about the shape */
+    CHECK_INVALID_BLOCK(values2(3, 2, 0), s, &c, 1, p,
+                        INVALID "invalid block: the values have 2 dimensions, but we have 3 "
+                                "separate labels (1 for samples, 1 for components and 1 for "
+                                "properties)");
+    CHECK_INVALID_BLOCK(values3(9, 9, 9, 0), s, NULL, 0, p,
+                        INVALID "invalid block: the values have 3 dimensions, but we have 2 "
+                                "separate labels (1 for samples, 0 for components and 1 for "
+                                "properties)");
+    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, cd, 2, p_cuda,
+                        INVALID "invalid block: the values have 3 dimensions, but we have 4 "
+                                "separate labels (1 for samples, 2 for components and 1 for "
+                                "properties)");
+
+    /* 3. samples, before the components are compared */
+    CHECK_INVALID_BLOCK(values3(4, 4, 2, 0), s, cc, 1, p,
+                        INVALID "invalid block: the values shape along axis 0 is 4 but we have "
+                                "3 sample label entries");
+    uintptr_t shape4[4] = {2, 4, 4, 9};
+    CHECK_INVALID_BLOCK(ta_new_f64_filled(shape4, 4, 0), s, cc, 2, p,
+                        INVALID "invalid block: the values shape along axis 0 is 2 but we have "
+                                "3 sample label entries");
+
+    /* 4. the same component names twice, before the counts are compared */
+    uintptr_t shape_cc[4] = {3, 5, 5, 9};
+    CHECK_INVALID_BLOCK(ta_new_f64_filled(shape_cc, 4, 0), s, cc, 2, p,
+                        INVALID "invalid block: some of the component dimensions appear more "
+                                "than once in component labels");
+
+    /* 5. each component count, in order */
+    uintptr_t shape_cd[4] = {3, 5, 2, 9};
+    CHECK_INVALID_BLOCK(ta_new_f64_filled(shape_cd, 4, 0), s, cd, 2, p,
+                        INVALID "invalid block: the values shape along axis 1 is 5 but we have "
+                                "4 entries for the corresponding component");
+    uintptr_t shape_cd2[4] = {3, 4, 3, 9};
+    CHECK_INVALID_BLOCK(ta_new_f64_filled(shape_cd2, 4, 0), s, cd, 2, p,
+                        INVALID "invalid block: the values shape along axis 2 is 3 but we have "
+                                "2 entries for the corresponding component");
+
+    /* 6. properties, before the devices */
+    CHECK_INVALID_BLOCK(values3(3, 4, 5, 0), s_cuda, &c, 1, p,
+                        INVALID "invalid block: the values shape along axis 2 is 5 but we have "
+                                "2 property label entries");
+    CHECK_INVALID_BLOCK(values2(3, 1, 0), s, NULL, 0, p,
+                        INVALID "invalid block: the values shape along axis 1 is 1 but we have "
+                                "2 property label entries");
+
+    /* 7. devices: samples, then components, then properties (exact device,
+     * id included), before the component checks */
+    struct test_array *on_cuda = values3(3, 4, 2, 0);
+    on_cuda->device = CUDA0;
+    CHECK_INVALID_BLOCK(on_cuda, s, &c_cuda, 1, p,
+                        INVALID "invalid block: values and samples must be on the same device, "
+                                "got 'CUDA:0' and 'CPU:0'");
+    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, &c_cuda, 1, p_cuda,
+                        INVALID "invalid block: values and components must be on the same "
+                                "device, got 'CPU:0' and 'CUDA:0'");
+    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, &c, 1, p_cuda,
+                        INVALID "invalid block: values and properties must be on the same "
+                                "device, got 'CPU:0' and 'CUDA:0'");
+    on_cuda = values3(3, 4, 2, 0);
+    on_cuda->device = CUDA0;
+    CHECK_INVALID_BLOCK(on_cuda, s_cuda, &c_cuda1, 1, p_cuda,
+                        INVALID "invalid block: values and components must be on the same "
+                                "device, got 'CUDA:0' and 'CUDA:1'");
+    uintptr_t shape_2d[3] = {3, 4, 2};
+    struct test_array *other = ta_new_f64_filled(shape_2d, 3, 0);
+    other->device = CUDA1;
+    CHECK_INVALID_BLOCK(other, s, &c_2d, 1, p,
+                        INVALID "invalid block: values and samples must be on the same device, "
+                                "got 'CUDA:1' and 'CPU:0'");
+
+    /* 8. component labels with one dimension and at least one entry */
+    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, &c_2d, 1, p,
+                        INVALID "component labels must have a single dimension, got 2: [a, b] "
+                                "for component 0");
+    const mts_labels_t *c_then_2d[] = {d, c_2d};
+    uintptr_t shape_d2d[4] = {3, 2, 4, 2};
+    CHECK_INVALID_BLOCK(ta_new_f64_filled(shape_d2d, 4, 0), s, c_then_2d, 2, p,
+                        INVALID "component labels must have a single dimension, got 2: [a, b] "
+                                "for component 1");
+    CHECK_INVALID_BLOCK(values3(3, 0, 2, 0), s, &c_empty, 1, p,
+                        INVALID "component 'c' must contain at least one entry, got 0");
+
+    /* the labels gained no reference: dropping ours frees them */
+    for (size_t i = 0; i < ARRAY_SIZE(all_labels); i++) {
+        mts_labels_free(all_labels[i]);
+        CHECK_INT_EQ(ta_calls(arrays[i], TA_DESTROY), 1);
+    }
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* ------------------------------------------------------------------------ */
+/* accessors                                                                */
+
+static void test_labels_accessor(void) {
+    long live = ta_live();
+    struct fixture f = fixture();
+    CHECK_NULL_ERROR(mts_block_labels(f.block, 3),
+                     INVALID "tried to get the labels for axis 3, but we only have 3 axes for "
+                             "this block");
+    CHECK_NULL_ERROR(mts_block_labels(f.block, 100),
+                     INVALID "tried to get the labels for axis 100, but we only have 3 axes "
+                             "for this block");
+    CHECK_NULL_ARG_PTR(mts_block_labels(NULL, 0), "block");
+    /* every call gives one more reference to the same labels */
+    const mts_labels_t *got[4];
+    for (int i = 0; i < 4; i++) {
+        got[i] = mts_block_labels(f.block, 2);
+        CHECK(got[i] == f.properties);
+    }
+    struct test_array *properties_array = labels_array(f.properties);
+    fixture_free(&f);
+    for (int i = 0; i < 4; i++) {
+        CHECK_INT_EQ(ta_calls(properties_array, TA_DESTROY), 0);
+        mts_labels_free(got[i]);
+    }
+    CHECK_INT_EQ(ta_calls(properties_array, TA_DESTROY), 1);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+static void test_data(void) {
+    long live = ta_live();
+    struct fixture f = fixture();
+    mts_array_t expected = ta_mts(f.values);
+    mts_array_t data;
+    memset(&data, 0, sizeof(data));
+    int calls_before[TA_MEMBER_COUNT];
+    for (int m = 0; m < TA_MEMBER_COUNT; m++) {
+        calls_before[m] = ta_calls(f.values, (enum ta_member)m);
+    }
+    CHECK_STATUS(mts_block_data(f.block, &data), MTS_SUCCESS);
+    /* the stored array with destroy NULL: every other member as given */
+    CHECK(data.ptr == f.values);
+    CHECK(data.destroy == NULL);
+    CHECK(data.origin == expected.origin);
+    CHECK(data.device == expected.device);
+    CHECK(data.dtype == expected.dtype);
+    CHECK(data.as_dlpack == expected.as_dlpack);
+    CHECK(data.from_dlpack == expected.from_dlpack);
+    CHECK(data.shape == expected.shape);
+    CHECK(data.reshape == expected.reshape);
+    CHECK(data.swap_axes == expected.swap_axes);
+    CHECK(data.create == expected.create);
+    CHECK(data.copy == expected.copy);
+    CHECK(data.move_data == expected.move_data);
+    /* no member was called */
+    for (int m = 0; m < TA_MEMBER_COUNT; m++) {
+        CHECK_INT_EQ(ta_calls(f.values, (enum ta_member)m), calls_before[m]);
+    }
+    /* the same view again */
+    mts_array_t again;
+    memset(&again, 0, sizeof(again));
+    CHECK_STATUS(mts_block_data(f.block, &again), MTS_SUCCESS);
+    CHECK(again.ptr == f.values && again.destroy == NULL);
+
+    /* the data may be changed through the view */
+    ((double *)f.values->data)[0] = 42.0;
+    CHECK(ta_f64_at(block_array(f.block), 0) == 42.0);
+
+    /* an owning array already in the out-parameter */
+    struct test_array *previous = values2(1, 1, 0);
+    mts_array_t out = ta_mts(previous);
+    CHECK_STATUS(mts_block_data(f.block, &out), MTS_SUCCESS);
+    CHECK(out.ptr == f.values && out.destroy == NULL);
+#ifdef MTS_TEST_REFERENCE
+    CHECK_INT_EQ(ta_calls(previous, TA_DESTROY), 1);
+#else
+    CHECK_INT_EQ(ta_calls(previous, TA_DESTROY), 0);
+    ta_destroy(previous);
+#endif
+
+    CHECK_NULL_ARG(mts_block_data(NULL, &data), "block");
+    CHECK_NULL_ARG(mts_block_data(f.block, NULL), "data");
+
+    fixture_free(&f);
+    CHECK_INT_EQ(ta_calls(f.values, TA_DESTROY), 1);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+static void test_device_and_dtype(void) {
+    long live = ta_live();
+    struct fixture f = fixture_on(CUDA1);
+    DLDevice device = {kDLCPU, 7};
+    int device_calls = ta_calls(f.values, TA_DEVICE);
+    CHECK_STATUS(mts_block_device(f.block, &device), MTS_SUCCESS);
+    CHECK(device_eq(device, CUDA1));
+    CHECK_INT_EQ(ta_calls(f.values, TA_DEVICE), device_calls + 1);
+
+    DLDataType dtype = {0, 0, 0};
+    CHECK_STATUS(mts_block_dtype(f.block, &dtype), MTS_SUCCESS);
+    CHECK(ta_dtype_eq(dtype, TA_FLOAT64));
+    CHECK_INT_EQ(ta_calls(f.values, TA_DTYPE), 1);
+
+    /* the device and dtype the array reports now */
+    f.values->device = META;
+    CHECK_STATUS(mts_block_device(f.block, &device), MTS_SUCCESS);
+    CHECK(device_eq(device, META));
+    f.values->dtype.bits = 32;
+    f.values->dtype.lanes = 4;
+    CHECK_STATUS(mts_block_dtype(f.block, &dtype), MTS_SUCCESS);
+    CHECK_INT_EQ(dtype.code, kDLFloat);
+    CHECK_INT_EQ(dtype.bits, 32);
+    CHECK_INT_EQ(dtype.lanes, 4);
+    f.values->dtype = TA_FLOAT64;
+    f.values->device = CUDA1;
+
+    /* failing callbacks: 254 with the callback's own record, prefixed */
+    ta_set_fail(f.values, TA_DEVICE, 17, "no device today");
+    device = CUDA0;
+    clear_error();
+    CHECK_STATUS(mts_block_device(f.block, &device), MTS_CALLBACK_ERROR);
+    CHECK_STR_EQ(last_message(), "calling mts_array_t.device failed: no device today");
+    CHECK_STR_EQ(last_error().origin, TA_ERROR_ORIGIN);
+    struct ta_error_data *data = last_error().data;
+    CHECK(data != NULL && data->magic == TA_ERROR_MAGIC && data->member == TA_DEVICE);
+    CHECK(device_eq(device, CUDA0));
+    ta_set_fail(f.values, TA_DTYPE, MTS_CALLBACK_ERROR, NULL);
+    CHECK_STATUS(mts_block_dtype(f.block, &dtype), MTS_CALLBACK_ERROR);
+    CHECK_STR_EQ(last_message(),
+                 "calling mts_array_t.dtype failed: test array: dtype failed on purpose");
+    CHECK_STR_EQ(last_error().origin, TA_ERROR_ORIGIN);
+    ta_set_fail(f.values, TA_NONE, MTS_SUCCESS, NULL);
+    clear_error();
+
+    CHECK_NULL_ARG(mts_block_device(NULL, &device), "block");
+    CHECK_NULL_ARG(mts_block_device(f.block, NULL), "device");
+    CHECK_NULL_ARG(mts_block_dtype(NULL, &dtype), "block");
+    CHECK_NULL_ARG(mts_block_dtype(f.block, NULL), "dtype");
+
+    fixture_free(&f);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* ------------------------------------------------------------------------ */
+/* gradients                                                                */
+
+/* the parameters of `block`'s gradients are `expected` (in order) */
+static void check_gradients_list_(const mts_block_t *block, const char *const *expected,
+                                  uintptr_t count, int line) {
+    const char *const *parameters = (const char *const *)&parameters;
+    uintptr_t got = 12345;
+    mts_status_t status = mts_block_gradients_list(block, &parameters, &got);
+    int ok = status == MTS_SUCCESS && got == count;
+    if (ok && count == 0) {
+        ok = parameters == NULL;
+    }
+    for (uintptr_t i = 0; ok && i < count; i++) {
+        ok = parameters[i] != NULL && strcmp(parameters[i], expected[i]) == 0;
+    }
+    if (!ok) {
+        fprintf(stderr, "test_block.c:%d: gradients list (status %d, count %zu):", line,
+                (int)status, (size_t)got);
+        for (uintptr_t i = 0; status == MTS_SUCCESS && parameters != NULL && i < got; i++) {
+            fprintf(stderr, " '%s'", parameters[i]);
+        }
+        fprintf(stderr, "\n");
+    }
+    check_record_(ok, __FILE__, line, "check_gradients_list");
+}
+#define CHECK_GRADIENTS_LIST(block, expected, count) \
+    check_gradients_list_((block), (expected), (count), __LINE__)
+
+static void test_add_gradient(void) {
+    long live = ta_live();
+    struct fixture f = fixture();
+    CHECK_GRADIENTS_LIST(f.block, NULL, 0);
+
+    struct test_array *gradient_values = NULL;
+    mts_block_t *gradient = good_gradient(&gradient_values);
+    int origin_calls = ta_calls(gradient_values, TA_ORIGIN);
+    CHECK_STATUS(mts_block_add_gradient(f.block, "g", gradient), MTS_SUCCESS);
+    CHECK_INT_EQ(ta_calls(gradient_values, TA_ORIGIN), origin_calls + 1);
+    CHECK(ta_calls(f.values, TA_ORIGIN) >= 1);
+    CHECK_INT_EQ(ta_calls(gradient_values, TA_DESTROY), 0);
+
+    /* the gradient holds the values given, but the block is moved into its
+     * parent: the pointer given is not the one found later */
+    mts_block_t *got = NULL;
+    CHECK_STATUS(mts_block_gradient(f.block, "g", &got), MTS_SUCCESS);
+    CHECK(got != NULL);
+    CHECK(block_array(got) == gradient_values);
+    mts_block_t *inner = got;
+    mts_block_t *again = NULL;
+    CHECK_STATUS(mts_block_gradient(f.block, "g", &again), MTS_SUCCESS);
+    CHECK(again == got);
+
+    /* the parameter is any text, it is not a label name */
+    const char *parameters[] = {"g", "not a name!", "\xc3\xa9t\xc3\xa9", "", "a"};
+    for (size_t i = 1; i < ARRAY_SIZE(parameters); i++) {
+        CHECK_STATUS(mts_block_add_gradient(f.block, parameters[i], good_gradient(NULL)),
+                     MTS_SUCCESS);
+    }
+    /* listed in insertion order */
+    CHECK_GRADIENTS_LIST(f.block, parameters, ARRAY_SIZE(parameters));
+    /* adding gradients may move the others: look "g" up again */
+    CHECK_STATUS(mts_block_gradient(f.block, "g", &inner), MTS_SUCCESS);
+    CHECK(block_array(inner) == gradient_values);
+    got = NULL;
+    CHECK_STATUS(mts_block_gradient(f.block, "", &got), MTS_SUCCESS);
+    CHECK(got != NULL && got != inner);
+
+    /* missing parameters */
+    got = (mts_block_t *)&got;
+    CHECK_ERROR(mts_block_gradient(f.block, "G", &got), MTS_INVALID_PARAMETER_ERROR,
+                INVALID "can not find gradients with respect to 'G' in this block");
+    CHECK(got == (mts_block_t *)&got);
+    CHECK_ERROR(mts_block_gradient(inner, "g", &got), MTS_INVALID_PARAMETER_ERROR,
+                INVALID "can not find gradients with respect to 'g' in this block");
+
+    /* NULL arguments */
+    CHECK_NULL_ARG(mts_block_gradient(NULL, "g", &got), "block");
+    CHECK_NULL_ARG(mts_block_gradient(f.block, NULL, &got), "parameter");
+    const char *const *list = NULL;
+    uintptr_t count = 0;
+    CHECK_NULL_ARG(mts_block_gradients_list(NULL, &list, &count), "block");
+    CHECK_NULL_ARG(mts_block_gradients_list(f.block, NULL, &count), "parameters");
+    CHECK_NULL_ARG(mts_block_gradients_list(f.block, &list, NULL), "parameters_count");
+
+    /* a NULL block or parameter: the caller keeps the gradient */
+    struct test_array *kept_values = NULL;
+    mts_block_t *kept = good_gradient(&kept_values);
+    CHECK_NULL_ARG(mts_block_add_gradient(NULL, "h", kept), "block");
+    CHECK_NULL_ARG(mts_block_add_gradient(f.block, NULL, kept), "parameter");
+    CHECK_INT_EQ(ta_calls(kept_values, TA_DESTROY), 0);
+    CHECK_INT_EQ(ta_calls(kept_values, TA_ORIGIN), 0);
+    CHECK_STATUS(mts_block_add_gradient(f.block, "h", kept), MTS_SUCCESS);
+#ifndef MTS_TEST_REFERENCE
+    /* a NULL gradient (this crashes the reference) */
+    CHECK_NULL_ARG(mts_block_add_gradient(f.block, "i", NULL), "gradient");
+#endif
+
+    fixture_free(&f);
+    CHECK_INT_EQ(ta_calls(gradient_values, TA_DESTROY), 1);
+    CHECK_INT_EQ(ta_calls(kept_values, TA_DESTROY), 1);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* add_gradient(block, parameter, gradient) fails with `message` (status 1)
+ * and consumes the gradient: its values are destroyed. With `alone` (the
+ * gradient holds the only references to its labels), its labels are freed
+ * too. */
+static void check_rejected_(mts_block_t *block, const char *parameter, mts_block_t *gradient,
+                            int alone, const char *message, int line) {
+    struct test_array *values = block_array(gradient);
+    struct test_array *labels[TA_MAX_NDIM];
+    uintptr_t axes = 0;
+    if (alone) {
+        for (; axes < TA_MAX_NDIM; axes++) {
+            const mts_labels_t *axis = mts_block_labels(gradient, axes);
+            if (axis == NULL) {
+                break;
+            }
+            labels[axes] = labels_array(axis);
+            mts_labels_free(axis);
+        }
+    }
+    set_stale_error();
+    mts_status_t status = mts_block_add_gradient(block, parameter, gradient);
+    check_int_eq_(status, MTS_INVALID_PARAMETER_ERROR, "status", "1", "CHECK_STATUS", __FILE__,
+                  line);
+    check_str_eq_(last_message(), message, "last_message()", "message", __FILE__, line);
+    check_str_eq_(last_error().origin, "metatensor-core", "origin", "\"metatensor-core\"",
+                  __FILE__, line);
+    check_record_(values != NULL, __FILE__, line, "the gradient has test values");
+    if (values != NULL) {
+        check_int_eq_(ta_calls(values, TA_DESTROY), 1, "gradient values destroyed", "1",
+                      "CHECK_INT_EQ", __FILE__, line);
+    }
+    for (uintptr_t i = 0; i < axes; i++) {
+        if (labels[i] != NULL) {
+            check_int_eq_(ta_calls(labels[i], TA_DESTROY), 1, "gradient labels destroyed", "1",
+                          "CHECK_INT_EQ", __FILE__, line);
+        }
+    }
+}
+#define CHECK_REJECTED(block, parameter, gradient, message) \
+    check_rejected_((block), (parameter), (gradient), 0, (message), __LINE__)
+#define CHECK_REJECTED_ALONE(block, parameter, gradient, message) \
+    check_rejected_((block), (parameter), (gradient), 1, (message), __LINE__)
+
+/* a gradient block with the given samples, components and properties
+ * labels, and values of the matching shape (values on `device`) */
+static mts_block_t *gradient_with(const mts_labels_t *samples, const mts_labels_t *const *components,
+                                  uintptr_t components_count, const mts_labels_t *properties,
+                                  DLDevice device) {
+    uintptr_t shape[TA_MAX_NDIM];
+    const int32_t *values = NULL;
+    uintptr_t count = 0, size = 0;
+    mts_labels_values_cpu(samples, &values, &count, &size);
+    shape[0] = count;
+    for (uintptr_t i = 0; i < components_count; i++) {
+        mts_labels_values_cpu(components[i], &values, &count, &size);
+        shape[i + 1] = count;
+    }
+    mts_labels_values_cpu(properties, &values, &count, &size);
+    shape[components_count + 1] = count;
+    struct test_array *array = ta_new_f64_filled(shape, components_count + 2, 0.5);
+    array->device = device;
+    mts_block_t *gradient = mts_block(ta_mts(array), samples, components, components_count,
+                                      properties);
+    CHECK(gradient != NULL);
+    return gradient;
+}
+
+static void test_add_gradient_errors(void) {
+    long live = ta_live();
+    struct fixture f = fixture();
+    CHECK_STATUS(mts_block_add_gradient(f.block, "g", good_gradient(NULL)), MTS_SUCCESS);
+
+    const mts_labels_t *c = f.component;
+    const mts_labels_t *p = f.properties;
+    const mts_labels_t *good_samples = ta_labels(NAMES_SAMPLE_G, 2, GRADIENT_ROWS, 3);
+
+    /* 1. an existing parameter comes first (the gradient is also invalid in
+     * every other way) */
+    mts_block_t *gradient = gradient_with(good_samples, NULL, 0, good_samples, TA_CPU);
+    CHECK_REJECTED(f.block, "g", gradient,
+                   INVALID "gradient with respect to 'g' already exists for this block");
+    CHECK_REJECTED_ALONE(f.block, "g", good_gradient(NULL),
+                   INVALID "gradient with respect to 'g' already exists for this block");
+
+    /* 2. origin, before the device */
+    const mts_labels_t *cuda_samples = ta_labels_on(NAMES_SAMPLE_G, 2, GRADIENT_ROWS, 3, CUDA0);
+    const mts_labels_t *cuda_c = range_on(NAMES_C, 4, CUDA0);
+    const mts_labels_t *cuda_p = range_on(NAMES_P, 2, CUDA0);
+    const mts_labels_t *q = range(NAMES_Q, 2);
+    struct test_array *odd = values3(3, 4, 2, 0);
+    odd->device = CUDA0;
+    odd->dtype.bits = 32;
+    mts_array_t odd_mts = ta_mts(odd);
+    odd_mts.origin = other_origin;
+    gradient = mts_block(odd_mts, cuda_samples, &cuda_c, 1, cuda_p);
+    CHECK(gradient != NULL);
+    CHECK_REJECTED(f.block, "h", gradient,
+                   INVALID "the gradient data has a different origin "
+                           "('metatensor-go.tests.other') than the value data "
+                           "('metatensor-go.tests')");
+
+    /* 3. device, before the dtype */
+    odd = values3(3, 4, 2, 0);
+    odd->device = CUDA0;
+    odd->dtype.bits = 32;
+    gradient = mts_block(ta_mts(odd), cuda_samples, &cuda_c, 1, cuda_p);
+    CHECK(gradient != NULL);
+    CHECK_REJECTED(f.block, "h", gradient,
+                   INVALID "the gradient values are on device 'CUDA:0' but the block values "
+                           "are on device 'CPU:0'");
+
+    /* 4. dtype, before the samples */
+    const mts_labels_t *no_dimension = ta_labels(NULL, 0, NULL, 0);
+    odd = values3(0, 4, 2, 0);
+    odd->dtype.bits = 32;
+    gradient = mts_block(ta_mts(odd), no_dimension, &c, 1, p);
+    CHECK(gradient != NULL);
+    CHECK_REJECTED(f.block, "h", gradient,
+                   INVALID "the gradient values have dtype 'f32' but the block values have "
+                           "dtype 'f64'");
+    int32_t ints[8] = {0};
+    uintptr_t int_shape[3] = {1, 4, 2};
+    struct test_array *int_values = ta_new(TA_INT32, int_shape, 3, ints);
+    static const int32_t one_row[] = {0, 0};
+    const mts_labels_t *one_sample = ta_labels(NAMES_SAMPLE_G, 2, one_row, 1);
+    gradient = mts_block(ta_mts(int_values), one_sample, &c, 1, p);
+    CHECK_REJECTED(f.block, "h", gradient,
+                   INVALID "the gradient values have dtype 'i32' but the block values have "
+                           "dtype 'f64'");
+
+    /* 5. samples with no dimension */
+    gradient = gradient_with(no_dimension, &c, 1, q, TA_CPU);
+    CHECK_REJECTED(f.block, "h", gradient,
+                   INVALID "gradients samples must have at least one dimension, named "
+                           "'sample', we got none");
+
+    /* 6. the first sample dimension must be "sample" */
+    static const int32_t system_rows[] = {9, 0};
+    const mts_labels_t *system_samples = ta_labels(NAMES_SYSTEM_G, 2, system_rows, 1);
+    gradient = gradient_with(system_samples, NULL, 0, q, TA_CPU);
+    CHECK_REJECTED(f.block, "h", gradient,
+                   INVALID "'system' is not valid for the first dimension in the gradients "
+                           "samples labels, it should be 'sample'");
+    static const char *const names_g_sample[] = {"g", "sample"};
+    const mts_labels_t *swapped = ta_labels(names_g_sample, 2, one_row, 1);
+    gradient = gradient_with(swapped, &c, 1, p, TA_CPU);
+    CHECK_REJECTED(f.block, "h", gradient,
+                   INVALID "'g' is not valid for the first dimension in the gradients samples "
+                           "labels, it should be 'sample'");
+
+    /* 7. the range of the 'sample' column, before the components: the
+     * whole column of unsorted samples, the ends of sorted ones */
+    static const int32_t unsorted_negative[] = {1, 0, -4, 0, 0, 1, -2, 3};
+    const mts_labels_t *samples = ta_labels(NAMES_SAMPLE_G, 2, unsorted_negative, 4);
+    gradient = gradient_with(samples, NULL, 0, q, TA_CPU);
+    CHECK_REJECTED(f.block, "h", gradient,
+                   INVALID "invalid value for the 'sample' dimension in gradient samples: all "
+                           "values should be positive, but we got -4");
+    mts_labels_free(samples);
+    static const int32_t sorted_negative[] = {-2, 0, -1, 0, 0, 1, 2, 3};
+    samples = ta_labels(NAMES_SAMPLE_G, 2, sorted_negative, 4);
+    gradient = gradient_with(samples, NULL, 0, q, TA_CPU);
+    CHECK_REJECTED(f.block, "h", gradient,
+                   INVALID "invalid value for the 'sample' dimension in gradient samples: all "
+                           "values should be positive, but we got -2");
+    mts_labels_free(samples);
+    static const int32_t unsorted_large[] = {1, 0, 7, 0, 0, 1, 3, 3};
+    samples = ta_labels(NAMES_SAMPLE_G, 2, unsorted_large, 4);
+    gradient = gradient_with(samples, NULL, 0, q, TA_CPU);
+    CHECK_REJECTED(f.block, "h", gradient,
+                   INVALID "invalid value for the 'sample' dimension in gradient samples: we "
+                           "got 7, but the values contain 3 samples");
+    mts_labels_free(samples);
+    static const int32_t sorted_large[] = {0, 0, 1, 0, 2, 1, 3, 3};
+    samples = ta_labels(NAMES_SAMPLE_G, 2, sorted_large, 4);
+    gradient = gradient_with(samples, NULL, 0, q, TA_CPU);
+    CHECK_REJECTED(f.block, "h", gradient,
+                   INVALID "invalid value for the 'sample' dimension in gradient samples: we "
+                           "got 3, but the values contain 3 samples");
+    mts_labels_free(samples);
+    /* both wrong: the minimum is checked first */
+    static const int32_t both[] = {5, 0, -1, 0};
+    samples = ta_labels(NAMES_SAMPLE_G, 2, both, 2);
+    gradient = gradient_with(samples, NULL, 0, q, TA_CPU);
+    CHECK_REJECTED(f.block, "h", gradient,
+                   INVALID "invalid value for the 'sample' dimension in gradient samples: all "
+                           "values should be positive, but we got -1");
+    mts_labels_free(samples);
+
+    /* 9. at least as many components as the values */
+    gradient = gradient_with(good_samples, NULL, 0, q, TA_CPU);
+    CHECK_REJECTED(f.block, "h", gradient,
+                   INVALID "gradients components should contain at least as many labels as "
+                           "the values components");
+
+    /* 10. properties equal to the values' (names, then entries) */
+    const mts_labels_t *x = range(NAMES_X, 5);
+    const mts_labels_t *x_c[] = {x, c};
+    gradient = gradient_with(good_samples, x_c, 2, q, TA_CPU);
+    CHECK_REJECTED(f.block, "h", gradient,
+                   INVALID "gradient properties must be the same as values properties");
+    static const int32_t reversed[] = {1, 0};
+    const mts_labels_t *p_reversed = ta_labels(NAMES_P, 1, reversed, 2);
+    gradient = gradient_with(good_samples, &c, 1, p_reversed, TA_CPU);
+    CHECK_REJECTED(f.block, "h", gradient,
+                   INVALID "gradient properties must be the same as values properties");
+    const mts_labels_t *p_short = range(NAMES_P, 1);
+    gradient = gradient_with(good_samples, &c, 1, p_short, TA_CPU);
+    CHECK_REJECTED(f.block, "h", gradient,
+                   INVALID "gradient properties must be the same as values properties");
+
+    /* 11. the last components equal to the values' */
+    const mts_labels_t *d4 = range(NAMES_D, 4);
+    gradient = gradient_with(good_samples, &d4, 1, p, TA_CPU);
+    CHECK_REJECTED(f.block, "h", gradient,
+                   INVALID "gradients and values components mismatch for values component 0 "
+                           "(dimension name is 'c'). Components which are specific to the "
+                           "gradients must come first, and be followed by the exact same "
+                           "components as the values.");
+    static const int32_t shifted[] = {1, 2, 3, 4};
+    const mts_labels_t *c_shifted = ta_labels(NAMES_C, 1, shifted, 4);
+    gradient = gradient_with(good_samples, &c_shifted, 1, p, TA_CPU);
+    CHECK_REJECTED(f.block, "h", gradient,
+                   INVALID "gradients and values components mismatch for values component 0 "
+                           "(dimension name is 'c'). Components which are specific to the "
+                           "gradients must come first, and be followed by the exact same "
+                           "components as the values.");
+    const mts_labels_t *c_x[] = {c, x};
+    gradient = gradient_with(good_samples, c_x, 2, p, TA_CPU);
+    CHECK_REJECTED(f.block, "h", gradient,
+                   INVALID "gradients and values components mismatch for values component 0 "
+                           "(dimension name is 'c'). Components which are specific to the "
+                           "gradients must come first, and be followed by the exact same "
+                           "components as the values.");
+
+    /* the failures added nothing */
+    static const char *const only_g[] = {"g"};
+    CHECK_GRADIENTS_LIST(f.block, only_g, 1);
+
+    /* extra gradient components come first; empty and unsorted samples are
+     * fine, only the first column is looked at */
+    gradient = gradient_with(good_samples, x_c, 2, p, TA_CPU);
+    CHECK_STATUS(mts_block_add_gradient(f.block, "with extra", gradient), MTS_SUCCESS);
+    const mts_labels_t *no_rows = ta_labels(NAMES_SAMPLE_G, 2, NULL, 0);
+    gradient = gradient_with(no_rows, &c, 1, p, TA_CPU);
+    CHECK_STATUS(mts_block_add_gradient(f.block, "empty", gradient), MTS_SUCCESS);
+    static const int32_t unsorted_ok[] = {2, -7, 0, 100, 1, 3, 0, -100};
+    samples = ta_labels(NAMES_SAMPLE_G, 2, unsorted_ok, 4);
+    gradient = gradient_with(samples, &c, 1, p, TA_CPU);
+    CHECK_STATUS(mts_block_add_gradient(f.block, "unsorted", gradient), MTS_SUCCESS);
+    mts_labels_free(samples);
+    static const char *const all[] = {"g", "with extra", "empty", "unsorted"};
+    CHECK_GRADIENTS_LIST(f.block, all, 4);
+
+    mts_labels_free(good_samples);
+    mts_labels_free(cuda_samples);
+    mts_labels_free(cuda_c);
+    mts_labels_free(cuda_p);
+    mts_labels_free(q);
+    mts_labels_free(no_dimension);
+    mts_labels_free(one_sample);
+    mts_labels_free(system_samples);
+    mts_labels_free(swapped);
+    mts_labels_free(x);
+    mts_labels_free(p_reversed);
+    mts_labels_free(p_short);
+    mts_labels_free(d4);
+    mts_labels_free(c_shifted);
+    mts_labels_free(no_rows);
+    fixture_free(&f);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* gradients on the meta device: the sample range is not checked */
+static void test_meta_gradients(void) {
+    long live = ta_live();
+    static const int32_t rows[] = {0, 1, 2};
+    static const int32_t gradient_rows[] = {99, 0, -5, 1};
+    struct test_array *arrays[4];
+    arrays[0] = ta_new_i32(rows, 3, 1);
+    arrays[1] = ta_new_i32(rows, 2, 1);
+    arrays[2] = ta_new_i32(gradient_rows, 2, 2);
+    arrays[3] = ta_new_i32(rows, 2, 1);
+    for (int i = 0; i < 4; i++) {
+        arrays[i]->device = META;
+    }
+    const mts_labels_t *s = mts_labels_assume_unique(NAMES_S, 1, ta_mts(arrays[0]));
+    const mts_labels_t *p = mts_labels_assume_unique(NAMES_P, 1, ta_mts(arrays[1]));
+    const mts_labels_t *g = mts_labels_assume_unique(NAMES_SAMPLE_G, 2, ta_mts(arrays[2]));
+    const mts_labels_t *p2 = mts_labels_assume_unique(NAMES_P, 1, ta_mts(arrays[3]));
+    CHECK(s != NULL && p != NULL && g != NULL && p2 != NULL);
+
+    struct test_array *values = values2(3, 2, 0);
+    values->device = META;
+    mts_block_t *block = mts_block(ta_mts(values), s, NULL, 0, p);
+    CHECK(block != NULL);
+    struct test_array *gradient_values = values2(2, 2, 0);
+    gradient_values->device = META;
+    mts_block_t *gradient = mts_block(ta_mts(gradient_values), g, NULL, 0, p2);
+    CHECK(gradient != NULL);
+    CHECK_STATUS(mts_block_add_gradient(block, "g", gradient), MTS_SUCCESS);
+    /* nothing needed the values of the labels */
+    for (int i = 0; i < 4; i++) {
+        CHECK_INT_EQ(ta_calls(arrays[i], TA_AS_DLPACK), 0);
+    }
+
+    mts_block_free(block);
+    mts_labels_free(s);
+    mts_labels_free(p);
+    mts_labels_free(g);
+    mts_labels_free(p2);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+static void test_nested_gradients(void) {
+    long live = ta_live();
+    struct fixture f = fixture();
+    struct test_array *gradient_values = NULL;
+    CHECK_STATUS(mts_block_add_gradient(f.block, "g", good_gradient(&gradient_values)),
+                 MTS_SUCCESS);
+    mts_block_t *gradient = NULL;
+    CHECK_STATUS(mts_block_gradient(f.block, "g", &gradient), MTS_SUCCESS);
+
+    /* a gradient of the gradient: its samples point into the gradient's */
+    static const int32_t rows[] = {0, 7, 2, 8};
+    const mts_labels_t *samples = ta_labels(NAMES_SAMPLE_G, 2, rows, 2);
+    mts_block_t *nested = gradient_with(samples, &f.component, 1, f.properties, TA_CPU);
+    struct test_array *nested_values = block_array(nested);
+    CHECK_STATUS(mts_block_add_gradient(gradient, "second", nested), MTS_SUCCESS);
+    static const char *const second[] = {"second"};
+    CHECK_GRADIENTS_LIST(gradient, second, 1);
+    static const char *const first[] = {"g"};
+    CHECK_GRADIENTS_LIST(f.block, first, 1);
+    mts_block_t *got = NULL;
+    CHECK_STATUS(mts_block_gradient(gradient, "second", &got), MTS_SUCCESS);
+    CHECK(got != NULL && block_array(got) == nested_values);
+    nested = got;
+
+    /* checked against the gradient's samples (3 entries), not the block's */
+    static const int32_t out_of_range[] = {3, 0};
+    const mts_labels_t *bad = ta_labels(NAMES_SAMPLE_G, 2, out_of_range, 1);
+    CHECK_REJECTED(gradient, "third", gradient_with(bad, &f.component, 1, f.properties, TA_CPU),
+                   INVALID "invalid value for the 'sample' dimension in gradient samples: we "
+                           "got 3, but the values contain 3 samples");
+    mts_labels_free(bad);
+
+    /* and deeper */
+    const mts_labels_t *one = ta_labels(NAMES_SAMPLE_G, 2, rows, 1);
+    CHECK_STATUS(mts_block_add_gradient(nested, "third",
+                                        gradient_with(one, &f.component, 1, f.properties,
+                                                      TA_CPU)),
+                 MTS_SUCCESS);
+    mts_labels_free(one);
+
+    mts_labels_free(samples);
+    fixture_free(&f);
+    CHECK_INT_EQ(ta_calls(gradient_values, TA_DESTROY), 1);
+    CHECK_INT_EQ(ta_calls(nested_values, TA_DESTROY), 1);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* ------------------------------------------------------------------------ */
+/* copies                                                                   */
+
+static void test_copy(void) {
+    long live = ta_live();
+    struct fixture f = fixture_on(CUDA1);
+    const char *const parameters[] = {"zeta", "alpha", "mid"};
+    struct test_array *gradient_values[3];
+    for (int i = 0; i < 3; i++) {
+        mts_block_t *gradient = gradient_of(GRADIENT_ROWS, 3, CUDA1, &gradient_values[i]);
+        ((double *)gradient_values[i]->data)[0] = 10.0 + i;
+        CHECK_STATUS(mts_block_add_gradient(f.block, parameters[i], gradient), MTS_SUCCESS);
+    }
+    mts_block_t *alpha = NULL;
+    CHECK_STATUS(mts_block_gradient(f.block, "alpha", &alpha), MTS_SUCCESS);
+    static const int32_t nested_rows[] = {1, 1};
+    const mts_labels_t *nested_samples = ta_labels_on(NAMES_SAMPLE_G, 2, nested_rows, 1, CUDA1);
+    mts_labels_t const *alpha_c = mts_block_labels(alpha, 1);
+    mts_labels_t const *alpha_p = mts_block_labels(alpha, 2);
+    mts_block_t *nested = gradient_with(nested_samples, &alpha_c, 1, alpha_p, CUDA1);
+    struct test_array *nested_values = block_array(nested);
+    CHECK_STATUS(mts_block_add_gradient(alpha, "nested", nested), MTS_SUCCESS);
+    ((double *)f.values->data)[5] = -3.0;
+
+    long copies = ta_total_calls(TA_COPY);
+    mts_block_t *copy = mts_block_copy(f.block);
+    CHECK(copy != NULL);
+    CHECK(copy != f.block);
+    /* one copy per array, to the device the array is on */
+    CHECK_INT_EQ(ta_total_calls(TA_COPY), copies + 5);
+    CHECK_INT_EQ(ta_calls(f.values, TA_COPY), 1);
+    CHECK(device_eq(f.values->last_copy_device, CUDA1));
+    CHECK_INT_EQ(ta_calls(nested_values, TA_COPY), 1);
+    for (int i = 0; i < 3; i++) {
+        CHECK_INT_EQ(ta_calls(gradient_values[i], TA_COPY), 1);
+        CHECK(device_eq(gradient_values[i]->last_copy_device, CUDA1));
+    }
+
+    struct test_array *copied = block_array(copy);
+    CHECK(copied != NULL && copied != f.values);
+    if (copied != NULL) {
+        CHECK(copied->created_by == TA_COPY && copied->created_from == f.values);
+        CHECK(device_eq(copied->device, CUDA1));
+        CHECK(ta_f64_at(copied, 5) == -3.0);
+        CHECK(ta_f64_at(copied, 0) == 1.5);
+    }
+    /* the labels are shared */
+    for (uintptr_t axis = 0; axis < 3; axis++) {
+        const mts_labels_t *a = mts_block_labels(f.block, axis);
+        const mts_labels_t *b = mts_block_labels(copy, axis);
+        CHECK(a == b);
+        mts_labels_free(a);
+        mts_labels_free(b);
+    }
+    /* the gradients, in the same order, copied too */
+    CHECK_GRADIENTS_LIST(copy, parameters, 3);
+    for (int i = 0; i < 3; i++) {
+        mts_block_t *original = NULL, *gradient = NULL;
+        CHECK_STATUS(mts_block_gradient(f.block, parameters[i], &original), MTS_SUCCESS);
+        CHECK_STATUS(mts_block_gradient(copy, parameters[i], &gradient), MTS_SUCCESS);
+        CHECK(gradient != NULL && gradient != original);
+        struct test_array *array = block_array(gradient);
+        CHECK(array != NULL && array->created_from == gradient_values[i]);
+        if (array != NULL) {
+            CHECK(ta_f64_at(array, 0) == 10.0 + i);
+        }
+        const mts_labels_t *a = mts_block_labels(original, 0);
+        const mts_labels_t *b = mts_block_labels(gradient, 0);
+        CHECK(a == b);
+        mts_labels_free(a);
+        mts_labels_free(b);
+    }
+    mts_block_t *copied_alpha = NULL, *copied_nested = NULL;
+    CHECK_STATUS(mts_block_gradient(copy, "alpha", &copied_alpha), MTS_SUCCESS);
+    CHECK_STATUS(mts_block_gradient(copied_alpha, "nested", &copied_nested), MTS_SUCCESS);
+    CHECK(copied_nested != NULL);
+    struct test_array *array = block_array(copied_nested);
+    CHECK(array != NULL && array->created_from == nested_values);
+
+    /* the copy lives on after the original */
+    mts_labels_free(nested_samples);
+    mts_labels_free(alpha_c);
+    mts_labels_free(alpha_p);
+    fixture_free(&f);
+    CHECK_INT_EQ(ta_calls(f.values, TA_DESTROY), 1);
+    const mts_labels_t *samples = mts_block_labels(copy, 0);
+    CHECK(samples == f.samples);
+    const int32_t *values = NULL;
+    uintptr_t count = 0, size = 0;
+    CHECK_STATUS(mts_labels_values_cpu(samples, &values, &count, &size), MTS_SUCCESS);
+    CHECK_INT_EQ(count, 3);
+    mts_labels_free(samples);
+    mts_block_t *copy_of_copy = mts_block_copy(copy);
+    CHECK(copy_of_copy != NULL);
+    mts_block_free(copy);
+    mts_block_free(copy_of_copy);
+    CHECK_INT_EQ(ta_live(), live);
+
+    CHECK_NULL_ARG_PTR(mts_block_copy(NULL), "block");
+}
+
+static void test_copy_errors(void) {
+    long live = ta_live();
+    struct fixture f = fixture();
+    struct test_array *gradient_values = NULL;
+    CHECK_STATUS(mts_block_add_gradient(f.block, "g", good_gradient(&gradient_values)),
+                 MTS_SUCCESS);
+
+    /* the values can not be copied: NULL, the callback's record prefixed */
+    ta_set_fail(f.values, TA_COPY, 3, "no copy today");
+    long data_deleted = atomic_load(&ta_stats.error_data_deleted);
+    clear_error();
+    CHECK(mts_block_copy(f.block) == NULL);
+    CHECK_STR_EQ(last_message(), "calling mts_array_t.copy failed: no copy today");
+    CHECK_STR_EQ(last_error().origin, TA_ERROR_ORIGIN);
+    struct ta_error_data *data = last_error().data;
+    CHECK(data != NULL && data->magic == TA_ERROR_MAGIC && data->member == TA_COPY &&
+          data->array == f.values);
+    CHECK_INT_EQ(atomic_load(&ta_stats.error_data_deleted), data_deleted);
+    CHECK_INT_EQ(ta_calls(gradient_values, TA_COPY), 0);
+    ta_set_fail(f.values, TA_NONE, MTS_SUCCESS, NULL);
+
+    /* a gradient can not be copied: the values copy already made is
+     * destroyed */
+    long before = ta_live();
+    ta_set_fail(gradient_values, TA_COPY, MTS_CALLBACK_ERROR, NULL);
+    CHECK(mts_block_copy(f.block) == NULL);
+    CHECK_STR_EQ(last_message(),
+                 "calling mts_array_t.copy failed: test array: copy failed on purpose");
+    CHECK_INT_EQ(ta_calls(f.values, TA_COPY), 2);
+    CHECK_INT_EQ(ta_live(), before);
+    ta_set_fail(gradient_values, TA_NONE, MTS_SUCCESS, NULL);
+
+    /* a copy callback that sets no error: the stale record gets the prefix */
+    ta_set_fail(f.values, TA_COPY, MTS_CALLBACK_ERROR, NULL);
+    f.values->fail_sets_error = 0;
+    mts_set_last_error("an old message", "an old origin", NULL, NULL);
+    CHECK(mts_block_copy(f.block) == NULL);
+    CHECK_STR_EQ(last_message(), "calling mts_array_t.copy failed: an old message");
+    CHECK_STR_EQ(last_error().origin, "an old origin");
+    ta_set_fail(f.values, TA_NONE, MTS_SUCCESS, NULL);
+
+    /* a NULL copy member */
+    struct test_array *array = values3(3, 4, 2, 0);
+    mts_array_t no_copy = ta_mts(array);
+    no_copy.copy = NULL;
+    mts_block_t *block = mts_block(no_copy, f.samples, &f.component, 1, f.properties);
+    CHECK(block != NULL);
+    set_stale_error();
+    CHECK(mts_block_copy(block) == NULL);
+    CHECK_STR_EQ(last_message(), "internal metatensor error (this is likely a bug, please "
+                                 "report it): mts_array_t.copy function is NULL");
+    mts_block_free(block);
+
+    clear_error();
+    fixture_free(&f);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* ------------------------------------------------------------------------ */
+
+int main(void) {
+    mts_disable_panic_printing();
+
+    test_create();
+    test_create_errors();
+    test_labels_accessor();
+    test_data();
+    test_device_and_dtype();
+    test_add_gradient();
+    test_add_gradient_errors();
+    test_meta_gradients();
+    test_nested_gradients();
+    test_copy();
+    test_copy_errors();
+
+    /* nothing leaked, nothing destroyed twice */
+    clear_error();
+    CHECK_INT_EQ(ta_live(), 0);
+    CHECK_INT_EQ(atomic_load(&ta_stats.double_destroy), 0);
+    CHECK_INT_EQ(atomic_load(&ta_stats.out_not_zeroed), 0);
+    CHECK_INT_EQ(atomic_load(&ta_stats.error_data_created),
+                 atomic_load(&ta_stats.error_data_deleted));
+    CHECK_INT_EQ(ta_finish(), 0);
+
+    return check_summary();
+}

@@ -1,0 +1,1169 @@
+/*
+ * Tests of mts_tensormap_keys_to_properties and mts_tensormap_keys_to_samples
+ * (REFERENCE.md section 6.4, with the mts_array_t contract of section 4 and
+ * the callback errors of section 2).
+ *
+ * The first tensor map is the fixture of the reference's C++ tests (keys
+ * (key_1, key_2) = (0, 0), (1, 0), (2, 2), (2, 3), constant values), built
+ * here with the instrumented arrays of test_array.h, so that the calls to
+ * `create` and `move_data` can be counted and the fill value's destruction
+ * checked. Smaller maps with distinct values check where each value lands.
+ * At the end no test array may be alive and none may have been destroyed
+ * twice.
+ *
+ * Built with MTS_TEST_REFERENCE defined, the tests expect the reference's
+ * behaviour (the library in build/reference); otherwise ours. Where they
+ * differ:
+ *  - a failing `from_dlpack` while the new labels are built is a panic in
+ *    the reference (255, "invalid labels in <place>: CallbackError"), which
+ *    loses the callback's message, origin and data; ours reports it as a
+ *    callback error (254) keeping them, as for the labels set operations.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <metatensor.h>
+
+#include "check.h"
+#include "test_array.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#define INVALID "invalid parameter: "
+#define INTERNAL_PREFIX "internal metatensor error (this is likely a bug, please report it): "
+
+static const char *const NAMES_KEYS[] = {"key_1", "key_2"};
+static const char *const NAMES_KEY_1[] = {"key_1"};
+static const char *const NAMES_KEY_2[] = {"key_2"};
+static const char *const NAMES_SAMPLES[] = {"samples"};
+static const char *const NAMES_COMPONENT[] = {"component"};
+static const char *const NAMES_PROPERTIES[] = {"properties"};
+static const char *const NAMES_SAMPLE_PARAMETER[] = {"sample", "parameter"};
+static const char *const NAMES_SAMPLES_KEY_2[] = {"samples", "key_2"};
+static const char *const NAMES_KEY_1_PROPERTIES[] = {"key_1", "properties"};
+static const char *const NAMES_S[] = {"s"};
+static const char *const NAMES_P[] = {"p"};
+static const char *const NAMES_K[] = {"k"};
+static const char *const NAMES_S_K[] = {"s", "k"};
+static const char *const NAMES_K_P[] = {"k", "p"};
+static const char *const NAMES_SAMPLE_G[] = {"sample", "g"};
+static const char *const NAMES_UNDERSCORE[] = {"_"};
+static const char *const NAMES_ZZ[] = {"zz"};
+
+static const DLDevice CUDA0 = {kDLCUDA, 0};
+
+#define N NAN
+
+/* ------------------------------------------------------------------------ */
+/* helpers                                                                  */
+
+struct record {
+    const char *message;
+    const char *origin;
+    void *data;
+};
+
+static struct record last_error(void) {
+    struct record r = {NULL, NULL, NULL};
+    mts_last_error(&r.message, &r.origin, &r.data);
+    return r;
+}
+
+static const char *last_message(void) {
+    return last_error().message;
+}
+
+static void clear_error(void) {
+    mts_set_last_error(NULL, NULL, NULL, NULL);
+}
+
+static void set_stale_error(void) {
+    mts_set_last_error("stale error", "stale origin", NULL, NULL);
+}
+
+static struct test_array *labels_array(const mts_labels_t *labels) {
+    mts_array_t array;
+    memset(&array, 0, sizeof(array));
+    if (mts_labels_values(labels, &array) != MTS_SUCCESS) {
+        return NULL;
+    }
+    return ta_cast(array.ptr);
+}
+
+static struct test_array *block_array(mts_block_t *block) {
+    mts_array_t array;
+    memset(&array, 0, sizeof(array));
+    if (mts_block_data(block, &array) != MTS_SUCCESS) {
+        return NULL;
+    }
+    return ta_cast(array.ptr);
+}
+
+static mts_block_t *block_at(mts_tensormap_t *tensor, uintptr_t index) {
+    mts_block_t *block = NULL;
+    if (mts_tensormap_block_by_id(tensor, &block, index) != MTS_SUCCESS) {
+        return NULL;
+    }
+    return block;
+}
+
+static mts_block_t *gradient_of(mts_block_t *block, const char *parameter) {
+    mts_block_t *gradient = NULL;
+    if (mts_block_gradient(block, parameter, &gradient) != MTS_SUCCESS) {
+        return NULL;
+    }
+    return gradient;
+}
+
+static void check_labels_(const mts_labels_t *labels, const char *const *names, uintptr_t size,
+                          const int32_t *values, uintptr_t count, int line) {
+    const char *const *got_names = NULL;
+    uintptr_t got_size = 0;
+    const int32_t *got_values = NULL;
+    uintptr_t got_count = 0, got_values_size = 0;
+    int ok = labels != NULL &&
+             mts_labels_dimensions(labels, &got_names, &got_size) == MTS_SUCCESS &&
+             got_size == size &&
+             mts_labels_values_cpu(labels, &got_values, &got_count, &got_values_size) ==
+                 MTS_SUCCESS &&
+             got_count == count && got_values_size == size;
+    for (uintptr_t i = 0; ok && i < size; i++) {
+        ok = strcmp(got_names[i], names[i]) == 0;
+    }
+    if (ok && count * size != 0) {
+        ok = memcmp(got_values, values, count * size * sizeof(int32_t)) == 0;
+    }
+    if (!ok && labels != NULL) {
+        fprintf(stderr, "test_keys_to.c:%d: labels", line);
+        for (uintptr_t i = 0; got_names != NULL && i < got_size; i++) {
+            fprintf(stderr, " %s", got_names[i]);
+        }
+        fprintf(stderr, " (%zu entries):", (size_t)got_count);
+        for (uintptr_t i = 0; got_values != NULL && i < got_count * got_values_size; i++) {
+            fprintf(stderr, " %d", got_values[i]);
+        }
+        fprintf(stderr, "\n");
+    }
+    check_record_(ok, __FILE__, line, "check_labels");
+}
+
+static void check_block_labels_(mts_block_t *block, uintptr_t axis, const char *const *names,
+                                uintptr_t size, const int32_t *values, uintptr_t count,
+                                int line) {
+    const mts_labels_t *labels = mts_block_labels(block, axis);
+    check_labels_(labels, names, size, values, count, line);
+    mts_labels_free(labels);
+}
+/* `values` is an array of `size`-wide rows */
+#define CHECK_BLOCK_LABELS(block, axis, names, values) \
+    check_block_labels_((block), (axis), (names), ARRAY_SIZE(names), (values), \
+                        ARRAY_SIZE(values) / ARRAY_SIZE(names), __LINE__)
+
+static void check_keys_(mts_tensormap_t *tensor, const char *const *names, uintptr_t size,
+                        const int32_t *values, uintptr_t count, int line) {
+    const mts_labels_t *keys = mts_tensormap_keys(tensor);
+    check_labels_(keys, names, size, values, count, line);
+    mts_labels_free(keys);
+}
+#define CHECK_KEYS(tensor, names, values) \
+    check_keys_((tensor), (names), ARRAY_SIZE(names), (values), \
+                ARRAY_SIZE(values) / ARRAY_SIZE(names), __LINE__)
+
+/* the shape and float64 values of a test array; NaN equals NaN */
+static void check_array_(const struct test_array *array, const uintptr_t *shape, uintptr_t ndim,
+                         const double *values, int line) {
+    int ok = array != NULL && array->ndim == ndim && ta_dtype_eq(array->dtype, TA_FLOAT64);
+    for (uintptr_t d = 0; ok && d < ndim; d++) {
+        ok = array->shape[d] == shape[d];
+    }
+    size_t total = ok ? ta_count(array) : 0;
+    for (size_t i = 0; ok && i < total; i++) {
+        double got = ta_f64_at(array, i);
+        ok = isnan(values[i]) ? isnan(got) : got == values[i];
+    }
+    if (!ok && array != NULL) {
+        fprintf(stderr, "test_keys_to.c:%d: array of shape [", line);
+        for (uintptr_t d = 0; d < array->ndim; d++) {
+            fprintf(stderr, "%s%zu", d == 0 ? "" : ", ", (size_t)array->shape[d]);
+        }
+        fprintf(stderr, "]:");
+        for (size_t i = 0; i < ta_count(array) && i < 64; i++) {
+            fprintf(stderr, " %g", ta_f64_at(array, i));
+        }
+        fprintf(stderr, "\n");
+    }
+    check_record_(ok, __FILE__, line, "check_array");
+}
+#define CHECK_ARRAY(array, shape, values) \
+    check_array_((array), (shape), ARRAY_SIZE(shape), (values), __LINE__)
+
+/* a float64 array of the given shape filled with `value` */
+static struct test_array *filled(uintptr_t a, uintptr_t b, uintptr_t c, double value) {
+    uintptr_t shape[3] = {a, b, c};
+    return ta_new_f64_filled(shape, 3, value);
+}
+
+/* a block from its labels (one component or none), values made by the
+ * caller; the labels are released */
+static mts_block_t *block_from(struct test_array *values, const mts_labels_t *samples,
+                               const mts_labels_t *component, const mts_labels_t *properties) {
+    mts_block_t *block = mts_block(ta_mts(values), samples, component != NULL ? &component : NULL,
+                                   component != NULL ? 1 : 0, properties);
+    CHECK(block != NULL);
+    mts_labels_free(samples);
+    mts_labels_free(component);
+    mts_labels_free(properties);
+    return block;
+}
+
+/* keys_to_properties or keys_to_samples */
+typedef mts_tensormap_t *(*keys_to_fn)(const mts_tensormap_t *, const mts_labels_t *,
+                                       mts_array_t, bool);
+
+/* ------------------------------------------------------------------------ */
+/* the C++ fixture                                                          */
+
+struct cpp_fixture {
+    mts_tensormap_t *tensor;
+    struct test_array *keys;
+    struct test_array *values[4];
+    struct test_array *gradients[4];
+    struct test_array *samples[4];
+    struct test_array *properties[4];
+};
+
+static mts_block_t *cpp_block(struct cpp_fixture *f, int i, const int32_t *samples,
+                              uintptr_t samples_count, uintptr_t components,
+                              const int32_t *properties, uintptr_t properties_count,
+                              double value, const int32_t *gradient_samples,
+                              uintptr_t gradient_count, double gradient_value) {
+    static const int32_t component_values[] = {0, 1, 2};
+    const mts_labels_t *s = ta_labels(NAMES_SAMPLES, 1, samples, samples_count);
+    const mts_labels_t *c = ta_labels(NAMES_COMPONENT, 1, component_values, components);
+    const mts_labels_t *p = ta_labels(NAMES_PROPERTIES, 1, properties, properties_count);
+    f->samples[i] = labels_array(s);
+    f->properties[i] = labels_array(p);
+    f->values[i] = filled(samples_count, components, properties_count, value);
+    const mts_labels_t *gs = ta_labels(NAMES_SAMPLE_PARAMETER, 2, gradient_samples,
+                                       gradient_count);
+    f->gradients[i] = filled(gradient_count, components, properties_count, gradient_value);
+    mts_block_t *gradient = mts_block(ta_mts(f->gradients[i]), gs, &c, 1, p);
+    CHECK(gradient != NULL);
+    mts_labels_free(gs);
+    mts_block_t *block = block_from(f->values[i], s, c, p);
+    CHECK_STATUS(mts_block_add_gradient(block, "parameter", gradient), MTS_SUCCESS);
+    return block;
+}
+
+static struct cpp_fixture cpp_fixture(void) {
+    struct cpp_fixture f;
+    memset(&f, 0, sizeof(f));
+    mts_block_t *blocks[4];
+
+    static const int32_t samples_1[] = {0, 2, 4};
+    static const int32_t properties_1[] = {0};
+    static const int32_t gradient_1[] = {0, -2, 2, 3};
+    blocks[0] = cpp_block(&f, 0, samples_1, 3, 1, properties_1, 1, 1.0, gradient_1, 2, 11.0);
+
+    static const int32_t samples_2[] = {0, 1, 3};
+    static const int32_t properties_2[] = {3, 4, 5};
+    static const int32_t gradient_2[] = {0, -2, 0, 3, 2, -2};
+    blocks[1] = cpp_block(&f, 1, samples_2, 3, 1, properties_2, 3, 2.0, gradient_2, 3, 12.0);
+
+    static const int32_t samples_3[] = {0, 3, 6, 8};
+    static const int32_t gradient_3[] = {1, -2};
+    blocks[2] = cpp_block(&f, 2, samples_3, 4, 3, properties_1, 1, 3.0, gradient_3, 1, 13.0);
+
+    static const int32_t samples_4[] = {0, 1, 2, 5};
+    static const int32_t gradient_4[] = {0, 1, 3, 3};
+    blocks[3] = cpp_block(&f, 3, samples_4, 4, 3, properties_1, 1, 4.0, gradient_4, 2, 14.0);
+
+    static const int32_t keys[] = {0, 0, 1, 0, 2, 2, 2, 3};
+    const mts_labels_t *labels = ta_labels(NAMES_KEYS, 2, keys, 4);
+    f.keys = labels_array(labels);
+    f.tensor = mts_tensormap(labels, blocks, 4);
+    CHECK(f.tensor != NULL);
+    mts_labels_free(labels);
+    return f;
+}
+
+/* the calls of `member` on each array of the fixture */
+struct counts {
+    int values[4];
+    int gradients[4];
+};
+
+static struct counts count_calls(const struct cpp_fixture *f, enum ta_member member) {
+    struct counts counts;
+    for (int i = 0; i < 4; i++) {
+        counts.values[i] = ta_calls(f->values[i], member);
+        counts.gradients[i] = ta_calls(f->gradients[i], member);
+    }
+    return counts;
+}
+
+static void test_cpp_keys_to_samples(void) {
+    long live = ta_live();
+    struct cpp_fixture f = cpp_fixture();
+    mts_tensormap_set_info(f.tensor, "zeta", "z");
+    mts_tensormap_set_info(f.tensor, "alpha", "a");
+    const mts_labels_t *move = ta_labels(NAMES_KEY_2, 1, NULL, 0);
+    struct test_array *fill = ta_scalar_f64(NAN);
+    struct counts creates = count_calls(&f, TA_CREATE);
+    long moves = ta_total_calls(TA_MOVE_DATA);
+    int keys_from_dlpack = ta_calls(f.keys, TA_FROM_DLPACK);
+
+    mts_tensormap_t *tensor = mts_tensormap_keys_to_samples(f.tensor, move, ta_mts(fill), true);
+    CHECK(tensor != NULL);
+    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+
+    static const int32_t keys[] = {0, 1, 2};
+    CHECK_KEYS(tensor, NAMES_KEY_1, keys);
+    /* the new keys were made "like" the old ones */
+    const mts_labels_t *new_keys = mts_tensormap_keys(tensor);
+    struct test_array *new_keys_array = labels_array(new_keys);
+    CHECK(new_keys_array != NULL && new_keys_array->created_by == TA_FROM_DLPACK &&
+          new_keys_array->created_from == f.keys);
+    CHECK(ta_calls(f.keys, TA_FROM_DLPACK) > keys_from_dlpack);
+    mts_labels_free(new_keys);
+
+    /* the info, in alphabetical order */
+    const char *const *info = NULL;
+    uintptr_t info_count = 0;
+    CHECK_STATUS(mts_tensormap_info_keys(tensor, &info, &info_count), MTS_SUCCESS);
+    CHECK_INT_EQ(info_count, 2);
+    if (info_count == 2) {
+        CHECK_STR_EQ(info[0], "alpha");
+        CHECK_STR_EQ(info[1], "zeta");
+    }
+
+    /* blocks 0 and 1 are the old blocks 0 and 1 */
+    mts_block_t *block = block_at(tensor, 0);
+    static const int32_t samples_0[] = {0, 0, 2, 0, 4, 0};
+    CHECK_BLOCK_LABELS(block, 0, NAMES_SAMPLES_KEY_2, samples_0);
+    static const int32_t zero[] = {0};
+    CHECK_BLOCK_LABELS(block, 1, NAMES_COMPONENT, zero);
+    CHECK_BLOCK_LABELS(block, 2, NAMES_PROPERTIES, zero);
+    static const uintptr_t shape_0[] = {3, 1, 1};
+    static const double values_0[] = {1, 1, 1};
+    struct test_array *array = block_array(block);
+    CHECK_ARRAY(array, shape_0, values_0);
+    CHECK(array != NULL && array->created_by == TA_CREATE && array->created_from == f.values[0]);
+    mts_block_t *gradient = gradient_of(block, "parameter");
+    static const int32_t gradient_samples_0[] = {0, -2, 2, 3};
+    CHECK_BLOCK_LABELS(gradient, 0, NAMES_SAMPLE_PARAMETER, gradient_samples_0);
+    static const uintptr_t gradient_shape_0[] = {2, 1, 1};
+    static const double gradient_0[] = {11, 11};
+    array = block_array(gradient);
+    CHECK_ARRAY(array, gradient_shape_0, gradient_0);
+    /* keys_to_samples makes the gradient arrays from the gradient's */
+    CHECK(array != NULL && array->created_by == TA_CREATE &&
+          array->created_from == f.gradients[0]);
+
+    block = block_at(tensor, 1);
+    static const int32_t samples_1[] = {0, 0, 1, 0, 3, 0};
+    CHECK_BLOCK_LABELS(block, 0, NAMES_SAMPLES_KEY_2, samples_1);
+    static const int32_t properties_1[] = {3, 4, 5};
+    CHECK_BLOCK_LABELS(block, 2, NAMES_PROPERTIES, properties_1);
+    static const uintptr_t shape_1[] = {3, 1, 3};
+    static const double values_1[] = {2, 2, 2, 2, 2, 2, 2, 2, 2};
+    CHECK_ARRAY(block_array(block), shape_1, values_1);
+
+    /* block 2 merges the old blocks 2 and 3 */
+    block = block_at(tensor, 2);
+    static const int32_t samples_2[] = {0, 2, 0, 3, 1, 3, 2, 3, 3, 2, 5, 3, 6, 2, 8, 2};
+    CHECK_BLOCK_LABELS(block, 0, NAMES_SAMPLES_KEY_2, samples_2);
+    static const int32_t three[] = {0, 1, 2};
+    CHECK_BLOCK_LABELS(block, 1, NAMES_COMPONENT, three);
+    CHECK_BLOCK_LABELS(block, 2, NAMES_PROPERTIES, zero);
+    static const uintptr_t shape_2[] = {8, 3, 1};
+    static const double values_2[] = {3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+                                      3, 3, 3, 4, 4, 4, 3, 3, 3, 3, 3, 3};
+    array = block_array(block);
+    CHECK_ARRAY(array, shape_2, values_2);
+    /* made by the first block of the group, one move_data per block */
+    CHECK(array != NULL && array->created_from == f.values[2]);
+    CHECK_INT_EQ(ta_calls(array, TA_MOVE_DATA), 2);
+    gradient = gradient_of(block, "parameter");
+    static const int32_t gradient_samples_2[] = {1, 1, 4, -2, 5, 3};
+    CHECK_BLOCK_LABELS(gradient, 0, NAMES_SAMPLE_PARAMETER, gradient_samples_2);
+    static const uintptr_t gradient_shape_2[] = {3, 3, 1};
+    static const double gradient_2[] = {14, 14, 14, 13, 13, 13, 14, 14, 14};
+    array = block_array(gradient);
+    CHECK_ARRAY(array, gradient_shape_2, gradient_2);
+    CHECK(array != NULL && array->created_from == f.gradients[2]);
+    CHECK_INT_EQ(ta_calls(array, TA_MOVE_DATA), 2);
+
+    /* one create per new array, on the group's first block */
+    struct counts after = count_calls(&f, TA_CREATE);
+    static const int expected_values[] = {1, 1, 1, 0};
+    for (int i = 0; i < 4; i++) {
+        CHECK_INT_EQ(after.values[i] - creates.values[i], expected_values[i]);
+        CHECK_INT_EQ(after.gradients[i] - creates.gradients[i], expected_values[i]);
+    }
+    /* one move_data per old block and per gradient */
+    CHECK_INT_EQ(ta_total_calls(TA_MOVE_DATA), moves + 8);
+    mts_tensormap_free(tensor);
+
+    /* unsorted samples: first-seen order; the gradient samples are still
+     * sorted */
+    fill = ta_scalar_f64(NAN);
+    tensor = mts_tensormap_keys_to_samples(f.tensor, move, ta_mts(fill), false);
+    CHECK(tensor != NULL);
+    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    block = block_at(tensor, 2);
+    static const int32_t unsorted[] = {0, 2, 3, 2, 6, 2, 8, 2, 0, 3, 1, 3, 2, 3, 5, 3};
+    CHECK_BLOCK_LABELS(block, 0, NAMES_SAMPLES_KEY_2, unsorted);
+    static const double unsorted_values[] = {3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+                                             4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
+    CHECK_ARRAY(block_array(block), shape_2, unsorted_values);
+    gradient = gradient_of(block, "parameter");
+    static const int32_t unsorted_gradient_samples[] = {1, -2, 4, 1, 7, 3};
+    CHECK_BLOCK_LABELS(gradient, 0, NAMES_SAMPLE_PARAMETER, unsorted_gradient_samples);
+    static const double unsorted_gradient[] = {13, 13, 13, 14, 14, 14, 14, 14, 14};
+    CHECK_ARRAY(block_array(gradient), gradient_shape_2, unsorted_gradient);
+    mts_tensormap_free(tensor);
+
+    /* the input is unchanged */
+    for (int i = 0; i < 4; i++) {
+        CHECK(block_array(block_at(f.tensor, (uintptr_t)i)) == f.values[i]);
+        CHECK_INT_EQ(ta_calls(f.values[i], TA_DESTROY), 0);
+    }
+    static const int32_t old_keys[] = {0, 0, 1, 0, 2, 2, 2, 3};
+    CHECK_KEYS(f.tensor, NAMES_KEYS, old_keys);
+
+    mts_labels_free(move);
+    mts_tensormap_free(f.tensor);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+static void test_cpp_keys_to_properties(void) {
+    long live = ta_live();
+    struct cpp_fixture f = cpp_fixture();
+    mts_tensormap_set_info(f.tensor, "b", "2");
+    mts_tensormap_set_info(f.tensor, "a", "1");
+    const mts_labels_t *move = ta_labels(NAMES_KEY_1, 1, NULL, 0);
+    struct test_array *fill = ta_scalar_f64(NAN);
+    struct counts creates = count_calls(&f, TA_CREATE);
+    long moves = ta_total_calls(TA_MOVE_DATA);
+
+    mts_tensormap_t *tensor = mts_tensormap_keys_to_properties(f.tensor, move, ta_mts(fill),
+                                                               true);
+    CHECK(tensor != NULL);
+    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    /* its shape was checked, then create got a view of it */
+    CHECK(ta_calls(fill, TA_SHAPE) >= 1);
+
+    static const int32_t keys[] = {0, 2, 3};
+    CHECK_KEYS(tensor, NAMES_KEY_2, keys);
+    const char *const *info = NULL;
+    uintptr_t info_count = 0;
+    CHECK_STATUS(mts_tensormap_info_keys(tensor, &info, &info_count), MTS_SUCCESS);
+    CHECK_INT_EQ(info_count, 2);
+    if (info_count == 2) {
+        CHECK_STR_EQ(info[0], "a");
+        CHECK_STR_EQ(info[1], "b");
+    }
+
+    /* block 0 merges the old blocks 0 and 1 */
+    mts_block_t *block = block_at(tensor, 0);
+    static const int32_t samples_0[] = {0, 1, 2, 3, 4};
+    CHECK_BLOCK_LABELS(block, 0, NAMES_SAMPLES, samples_0);
+    static const int32_t zero[] = {0};
+    CHECK_BLOCK_LABELS(block, 1, NAMES_COMPONENT, zero);
+    static const int32_t properties_0[] = {0, 0, 1, 3, 1, 4, 1, 5};
+    CHECK_BLOCK_LABELS(block, 2, NAMES_KEY_1_PROPERTIES, properties_0);
+    /* the merged labels were made like block 0's */
+    const mts_labels_t *labels = mts_block_labels(block, 0);
+    struct test_array *array = labels_array(labels);
+    CHECK(array != NULL && array->created_by == TA_FROM_DLPACK &&
+          array->created_from == f.samples[0]);
+    mts_labels_free(labels);
+    labels = mts_block_labels(block, 2);
+    array = labels_array(labels);
+    CHECK(array != NULL && array->created_by == TA_FROM_DLPACK &&
+          array->created_from == f.properties[0]);
+    mts_labels_free(labels);
+
+    static const uintptr_t shape_0[] = {5, 1, 4};
+    static const double values_0[] = {1, 2, 2, 2, N, 2, 2, 2, 1, N, N, N,
+                                      N, 2, 2, 2, 1, N, N, N};
+    array = block_array(block);
+    CHECK_ARRAY(array, shape_0, values_0);
+    CHECK(array != NULL && array->created_by == TA_CREATE && array->created_from == f.values[0]);
+    CHECK_INT_EQ(ta_calls(array, TA_MOVE_DATA), 2);
+
+    mts_block_t *gradient = gradient_of(block, "parameter");
+    static const int32_t gradient_samples_0[] = {0, -2, 0, 3, 3, -2, 4, 3};
+    CHECK_BLOCK_LABELS(gradient, 0, NAMES_SAMPLE_PARAMETER, gradient_samples_0);
+    CHECK_BLOCK_LABELS(gradient, 2, NAMES_KEY_1_PROPERTIES, properties_0);
+    static const uintptr_t gradient_shape_0[] = {4, 1, 4};
+    static const double gradient_0[] = {11, 12, 12, 12, N, 12, 12, 12,
+                                        N, 12, 12, 12, 11, N, N, N};
+    array = block_array(gradient);
+    CHECK_ARRAY(array, gradient_shape_0, gradient_0);
+    /* keys_to_properties makes the gradient arrays from the values' */
+    CHECK(array != NULL && array->created_by == TA_CREATE && array->created_from == f.values[0]);
+    CHECK_INT_EQ(ta_calls(array, TA_MOVE_DATA), 2);
+
+    /* blocks 1 and 2 are the old blocks 2 and 3 */
+    block = block_at(tensor, 1);
+    static const int32_t samples_1[] = {0, 3, 6, 8};
+    CHECK_BLOCK_LABELS(block, 0, NAMES_SAMPLES, samples_1);
+    static const int32_t properties_1[] = {2, 0};
+    CHECK_BLOCK_LABELS(block, 2, NAMES_KEY_1_PROPERTIES, properties_1);
+    static const uintptr_t shape_1[] = {4, 3, 1};
+    static const double threes[] = {3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+    CHECK_ARRAY(block_array(block), shape_1, threes);
+    block = block_at(tensor, 2);
+    static const int32_t samples_2[] = {0, 1, 2, 5};
+    CHECK_BLOCK_LABELS(block, 0, NAMES_SAMPLES, samples_2);
+    CHECK_BLOCK_LABELS(block, 2, NAMES_KEY_1_PROPERTIES, properties_1);
+    static const double fours[] = {4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
+    CHECK_ARRAY(block_array(block), shape_1, fours);
+    gradient = gradient_of(block, "parameter");
+    static const int32_t gradient_samples_2[] = {0, 1, 3, 3};
+    CHECK_BLOCK_LABELS(gradient, 0, NAMES_SAMPLE_PARAMETER, gradient_samples_2);
+
+    /* two creates (values, gradient) on the first block of each group */
+    struct counts after = count_calls(&f, TA_CREATE);
+    static const int expected_values[] = {2, 0, 2, 2};
+    for (int i = 0; i < 4; i++) {
+        CHECK_INT_EQ(after.values[i] - creates.values[i], expected_values[i]);
+        CHECK_INT_EQ(after.gradients[i] - creates.gradients[i], 0);
+    }
+    CHECK_INT_EQ(ta_total_calls(TA_MOVE_DATA), moves + 8);
+    mts_tensormap_free(tensor);
+
+    /* unsorted samples; the gradient samples are sorted whatever happens */
+    fill = ta_scalar_f64(-1.0);
+    tensor = mts_tensormap_keys_to_properties(f.tensor, move, ta_mts(fill), false);
+    CHECK(tensor != NULL);
+    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    block = block_at(tensor, 0);
+    static const int32_t unsorted[] = {0, 2, 4, 1, 3};
+    CHECK_BLOCK_LABELS(block, 0, NAMES_SAMPLES, unsorted);
+    static const double unsorted_values[] = {1, 2, 2, 2, 1, -1, -1, -1, 1, -1, -1, -1,
+                                             -1, 2, 2, 2, -1, 2, 2, 2};
+    CHECK_ARRAY(block_array(block), shape_0, unsorted_values);
+    gradient = gradient_of(block, "parameter");
+    static const int32_t unsorted_gradient_samples[] = {0, -2, 0, 3, 2, 3, 4, -2};
+    CHECK_BLOCK_LABELS(gradient, 0, NAMES_SAMPLE_PARAMETER, unsorted_gradient_samples);
+    static const double unsorted_gradient[] = {11, 12, 12, 12, -1, 12, 12, 12,
+                                               11, -1, -1, -1, -1, 12, 12, 12};
+    CHECK_ARRAY(block_array(gradient), gradient_shape_0, unsorted_gradient);
+    mts_tensormap_free(tensor);
+
+    /* moving both keys: the blocks have different components */
+    const mts_labels_t *both = ta_labels(NAMES_KEYS, 2, NULL, 0);
+    fill = ta_scalar_f64(0.0);
+    set_stale_error();
+    CHECK(mts_tensormap_keys_to_properties(f.tensor, both, ta_mts(fill), true) == NULL);
+    CHECK_STR_EQ(last_message(), INVALID "can not move keys to properties if the blocks have "
+                                         "different components labels, call "
+                                         "components_to_properties first");
+    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    fill = ta_scalar_f64(0.0);
+    set_stale_error();
+    CHECK(mts_tensormap_keys_to_samples(f.tensor, both, ta_mts(fill), true) == NULL);
+    CHECK_STR_EQ(last_message(), INVALID "can not move keys to samples if the blocks have "
+                                         "different components labels, call "
+                                         "components_to_properties first");
+    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    mts_labels_free(both);
+
+    mts_labels_free(move);
+    mts_tensormap_free(f.tensor);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* ------------------------------------------------------------------------ */
+/* a map with distinct values                                               */
+
+/* keys k = 0, 1, 2; samples s; properties p = (0, 1); no components; a
+ * gradient "g" with samples (sample, g):
+ *   k=0: s = 0, 1   values [[1, 2], [3, 4]]   gradient (1, 0): [[11, 12]]
+ *   k=1: s = 1, 2   values [[5, 6], [7, 8]]   gradient (0, 5): [[13, 14]]
+ *   k=2: s = 0      values [[9, 10]]          gradient (0, 0): [[15, 16]]
+ * With `other_properties`, block 1 has properties (1, 2) instead. */
+struct small {
+    mts_tensormap_t *tensor;
+    struct test_array *values[3];
+    struct test_array *gradients[3];
+};
+
+static struct small small_map(int other_properties) {
+    static const int32_t samples[3][2] = {{0, 1}, {1, 2}, {0, 0}};
+    static const uintptr_t counts[3] = {2, 2, 1};
+    static const double values[3][4] = {{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 0, 0}};
+    static const int32_t gradient_rows[3][2] = {{1, 0}, {0, 5}, {0, 0}};
+    static const double gradients[3][2] = {{11, 12}, {13, 14}, {15, 16}};
+    static const int32_t properties[] = {0, 1};
+    static const int32_t shifted[] = {1, 2};
+    struct small m;
+    mts_block_t *blocks[3];
+    for (int i = 0; i < 3; i++) {
+        const int32_t *p = other_properties && i == 1 ? shifted : properties;
+        uintptr_t shape[2] = {counts[i], 2};
+        m.values[i] = ta_new_f64(values[i], shape, 2);
+        blocks[i] = block_from(m.values[i], ta_labels(NAMES_S, 1, samples[i], counts[i]), NULL,
+                               ta_labels(NAMES_P, 1, p, 2));
+        uintptr_t gradient_shape[2] = {1, 2};
+        m.gradients[i] = ta_new_f64(gradients[i], gradient_shape, 2);
+        mts_block_t *gradient = block_from(
+            m.gradients[i], ta_labels(NAMES_SAMPLE_G, 2, gradient_rows[i], 1), NULL,
+            ta_labels(NAMES_P, 1, p, 2));
+        CHECK_STATUS(mts_block_add_gradient(blocks[i], "g", gradient), MTS_SUCCESS);
+    }
+    static const int32_t keys[] = {0, 1, 2};
+    const mts_labels_t *labels = ta_labels(NAMES_K, 1, keys, 3);
+    m.tensor = mts_tensormap(labels, blocks, 3);
+    CHECK(m.tensor != NULL);
+    mts_labels_free(labels);
+    return m;
+}
+
+static void test_small_keys_to_properties(void) {
+    long live = ta_live();
+    struct small m = small_map(0);
+    static const int32_t underscore[] = {0};
+
+    /* case A, no entries in keys_to_move: the properties the blocks have */
+    const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0);
+    struct test_array *fill = ta_scalar_f64(-1);
+    mts_tensormap_t *tensor = mts_tensormap_keys_to_properties(m.tensor, move, ta_mts(fill),
+                                                               true);
+    CHECK(tensor != NULL);
+    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    /* every key moved: a single "_" key */
+    CHECK_KEYS(tensor, NAMES_UNDERSCORE, underscore);
+    mts_block_t *block = block_at(tensor, 0);
+    static const int32_t samples[] = {0, 1, 2};
+    CHECK_BLOCK_LABELS(block, 0, NAMES_S, samples);
+    static const int32_t properties_a[] = {0, 0, 0, 1, 1, 0, 1, 1, 2, 0, 2, 1};
+    CHECK_BLOCK_LABELS(block, 1, NAMES_K_P, properties_a);
+    static const uintptr_t shape[] = {3, 6};
+    static const double values_a[] = {1, 2, -1, -1, 9, 10, 3, 4, 5, 6, -1, -1,
+                                      -1, -1, 7, 8, -1, -1};
+    struct test_array *array = block_array(block);
+    CHECK_ARRAY(array, shape, values_a);
+    CHECK_INT_EQ(ta_calls(array, TA_MOVE_DATA), 3);
+    mts_block_t *gradient = gradient_of(block, "g");
+    static const int32_t gradient_samples[] = {0, 0, 1, 0, 1, 5};
+    CHECK_BLOCK_LABELS(gradient, 0, NAMES_SAMPLE_G, gradient_samples);
+    static const uintptr_t gradient_shape[] = {3, 6};
+    static const double gradient_a[] = {-1, -1, -1, -1, 15, 16, 11, 12, -1, -1, -1, -1,
+                                        -1, -1, 13, 14, -1, -1};
+    CHECK_ARRAY(block_array(gradient), gradient_shape, gradient_a);
+    mts_tensormap_free(tensor);
+    mts_labels_free(move);
+
+    /* case B, entries in keys_to_move: each entry times each property; the
+     * block whose key is not there (k=1) is dropped */
+    static const int32_t rows[] = {2, 0, 7};
+    move = ta_labels(NAMES_K, 1, rows, 3);
+    fill = ta_scalar_f64(-1);
+    long moves = ta_total_calls(TA_MOVE_DATA);
+    tensor = mts_tensormap_keys_to_properties(m.tensor, move, ta_mts(fill), true);
+    CHECK(tensor != NULL);
+    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    CHECK_KEYS(tensor, NAMES_UNDERSCORE, underscore);
+    block = block_at(tensor, 0);
+    CHECK_BLOCK_LABELS(block, 0, NAMES_S, samples);
+    static const int32_t properties_b[] = {2, 0, 2, 1, 0, 0, 0, 1, 7, 0, 7, 1};
+    CHECK_BLOCK_LABELS(block, 1, NAMES_K_P, properties_b);
+    static const double values_b[] = {9, 10, 1, 2, -1, -1, -1, -1, 3, 4, -1, -1,
+                                      -1, -1, -1, -1, -1, -1};
+    array = block_array(block);
+    CHECK_ARRAY(array, shape, values_b);
+    CHECK_INT_EQ(ta_calls(array, TA_MOVE_DATA), 2);
+    gradient = gradient_of(block, "g");
+    CHECK_BLOCK_LABELS(gradient, 0, NAMES_SAMPLE_G, gradient_samples);
+    CHECK_BLOCK_LABELS(gradient, 1, NAMES_K_P, properties_b);
+    static const double gradient_b[] = {15, 16, -1, -1, -1, -1, -1, -1, 11, 12, -1, -1,
+                                        -1, -1, -1, -1, -1, -1};
+    array = block_array(gradient);
+    CHECK_ARRAY(array, gradient_shape, gradient_b);
+    CHECK_INT_EQ(ta_calls(array, TA_MOVE_DATA), 2);
+    CHECK_INT_EQ(ta_total_calls(TA_MOVE_DATA), moves + 4);
+    mts_tensormap_free(tensor);
+
+    /* sort_samples false keeps the first-seen order (the same here) */
+    fill = ta_scalar_f64(-1);
+    tensor = mts_tensormap_keys_to_properties(m.tensor, move, ta_mts(fill), false);
+    CHECK(tensor != NULL);
+    CHECK_BLOCK_LABELS(block_at(tensor, 0), 0, NAMES_S, samples);
+    mts_tensormap_free(tensor);
+    mts_labels_free(move);
+    mts_tensormap_free(m.tensor);
+
+    /* case B needs the same properties everywhere */
+    m = small_map(1);
+    move = ta_labels(NAMES_K, 1, rows, 3);
+    fill = ta_scalar_f64(-1);
+    set_stale_error();
+    CHECK(mts_tensormap_keys_to_properties(m.tensor, move, ta_mts(fill), true) == NULL);
+    CHECK_STR_EQ(last_message(), INVALID "can not provide values for the keys to move to "
+                                         "properties if the blocks have different property "
+                                         "labels");
+    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    mts_labels_free(move);
+
+    /* case A does not: properties (1, 2) for k=1 */
+    move = ta_labels(NAMES_K, 1, NULL, 0);
+    fill = ta_scalar_f64(-1);
+    tensor = mts_tensormap_keys_to_properties(m.tensor, move, ta_mts(fill), true);
+    CHECK(tensor != NULL);
+    block = block_at(tensor, 0);
+    static const int32_t properties_shifted[] = {0, 0, 0, 1, 1, 1, 1, 2, 2, 0, 2, 1};
+    CHECK_BLOCK_LABELS(block, 1, NAMES_K_P, properties_shifted);
+    CHECK_ARRAY(block_array(block), shape, values_a);
+    mts_tensormap_free(tensor);
+    mts_labels_free(move);
+    mts_tensormap_free(m.tensor);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+static void test_small_keys_to_samples(void) {
+    long live = ta_live();
+    struct small m = small_map(1);
+    const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0);
+    struct test_array *fill = ta_scalar_f64(-1);
+    mts_tensormap_t *tensor = mts_tensormap_keys_to_samples(m.tensor, move, ta_mts(fill), true);
+    CHECK(tensor != NULL);
+    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    static const int32_t underscore[] = {0};
+    CHECK_KEYS(tensor, NAMES_UNDERSCORE, underscore);
+    mts_block_t *block = block_at(tensor, 0);
+    static const int32_t samples[] = {0, 0, 0, 2, 1, 0, 1, 1, 2, 1};
+    CHECK_BLOCK_LABELS(block, 0, NAMES_S_K, samples);
+    /* the union of the properties: block 0's, then the new ones */
+    static const int32_t properties[] = {0, 1, 2};
+    CHECK_BLOCK_LABELS(block, 1, NAMES_P, properties);
+    static const uintptr_t shape[] = {5, 3};
+    /* k=1 has properties (1, 2) */
+    static const double values[] = {1, 2, -1, 9, 10, -1, 3, 4, -1, -1, 5, 6, -1, 7, 8};
+    struct test_array *array = block_array(block);
+    CHECK_ARRAY(array, shape, values);
+    CHECK(array != NULL && array->created_from == m.values[0]);
+    CHECK_INT_EQ(ta_calls(array, TA_MOVE_DATA), 3);
+    mts_block_t *gradient = gradient_of(block, "g");
+    static const int32_t gradient_samples[] = {1, 0, 2, 0, 3, 5};
+    CHECK_BLOCK_LABELS(gradient, 0, NAMES_SAMPLE_G, gradient_samples);
+    static const uintptr_t gradient_shape[] = {3, 3};
+    static const double gradient_values[] = {15, 16, -1, 11, 12, -1, -1, 13, 14};
+    array = block_array(gradient);
+    CHECK_ARRAY(array, gradient_shape, gradient_values);
+    CHECK(array != NULL && array->created_from == m.gradients[0]);
+    CHECK_INT_EQ(ta_calls(array, TA_MOVE_DATA), 3);
+    mts_tensormap_free(tensor);
+
+    /* unsorted */
+    fill = ta_scalar_f64(-1);
+    tensor = mts_tensormap_keys_to_samples(m.tensor, move, ta_mts(fill), false);
+    CHECK(tensor != NULL);
+    block = block_at(tensor, 0);
+    static const int32_t unsorted[] = {0, 0, 1, 0, 1, 1, 2, 1, 0, 2};
+    CHECK_BLOCK_LABELS(block, 0, NAMES_S_K, unsorted);
+    static const double unsorted_values[] = {1, 2, -1, 3, 4, -1, -1, 5, 6, -1, 7, 8,
+                                             9, 10, -1};
+    CHECK_ARRAY(block_array(block), shape, unsorted_values);
+    gradient = gradient_of(block, "g");
+    static const int32_t unsorted_gradient_samples[] = {1, 0, 2, 5, 4, 0};
+    CHECK_BLOCK_LABELS(gradient, 0, NAMES_SAMPLE_G, unsorted_gradient_samples);
+    static const double unsorted_gradient[] = {11, 12, -1, -1, 13, 14, 15, 16, -1};
+    CHECK_ARRAY(block_array(gradient), gradient_shape, unsorted_gradient);
+    mts_tensormap_free(tensor);
+    mts_labels_free(move);
+    mts_tensormap_free(m.tensor);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* properties merged in runs: block 1's properties (2, 5, 0) land at
+ * (2, 3) and 0 of the union (0, 1, 2, 5) */
+static void test_property_runs(void) {
+    long live = ta_live();
+    static const int32_t p0[] = {0, 1, 2};
+    static const int32_t p1[] = {2, 5, 0};
+    static const int32_t s0[] = {0, 1};
+    static const int32_t s1[] = {0};
+    static const double v0[] = {1, 2, 3, 4, 5, 6};
+    static const double v1[] = {7, 8, 9};
+    uintptr_t shape0[2] = {2, 3}, shape1[2] = {1, 3};
+    struct test_array *values0 = ta_new_f64(v0, shape0, 2);
+    struct test_array *values1 = ta_new_f64(v1, shape1, 2);
+    mts_block_t *blocks[2] = {
+        block_from(values0, ta_labels(NAMES_S, 1, s0, 2), NULL, ta_labels(NAMES_P, 1, p0, 3)),
+        block_from(values1, ta_labels(NAMES_S, 1, s1, 1), NULL, ta_labels(NAMES_P, 1, p1, 3)),
+    };
+    static const int32_t keys[] = {0, 1};
+    const mts_labels_t *labels = ta_labels(NAMES_K, 1, keys, 2);
+    mts_tensormap_t *tensor = mts_tensormap(labels, blocks, 2);
+    CHECK(tensor != NULL);
+    mts_labels_free(labels);
+    const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0);
+
+    struct test_array *fill = ta_scalar_f64(-1);
+    mts_tensormap_t *result = mts_tensormap_keys_to_samples(tensor, move, ta_mts(fill), true);
+    CHECK(result != NULL);
+    mts_block_t *block = block_at(result, 0);
+    static const int32_t samples[] = {0, 0, 0, 1, 1, 0};
+    CHECK_BLOCK_LABELS(block, 0, NAMES_S_K, samples);
+    static const int32_t properties[] = {0, 1, 2, 5};
+    CHECK_BLOCK_LABELS(block, 1, NAMES_P, properties);
+    static const uintptr_t shape[] = {3, 4};
+    static const double values[] = {1, 2, 3, -1, 9, -1, 7, 8, 4, 5, 6, -1};
+    struct test_array *array = block_array(block);
+    CHECK_ARRAY(array, shape, values);
+    CHECK_INT_EQ(ta_calls(array, TA_MOVE_DATA), 2);
+    mts_tensormap_free(result);
+
+    fill = ta_scalar_f64(-1);
+    result = mts_tensormap_keys_to_properties(tensor, move, ta_mts(fill), true);
+    CHECK(result != NULL);
+    block = block_at(result, 0);
+    static const int32_t merged_samples[] = {0, 1};
+    CHECK_BLOCK_LABELS(block, 0, NAMES_S, merged_samples);
+    static const int32_t merged_properties[] = {0, 0, 0, 1, 0, 2, 1, 2, 1, 5, 1, 0};
+    CHECK_BLOCK_LABELS(block, 1, NAMES_K_P, merged_properties);
+    static const uintptr_t merged_shape[] = {2, 6};
+    static const double merged[] = {1, 2, 3, 7, 8, 9, 4, 5, 6, -1, -1, -1};
+    CHECK_ARRAY(block_array(block), merged_shape, merged);
+    mts_tensormap_free(result);
+
+    mts_labels_free(move);
+    mts_tensormap_free(tensor);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* keys_to_move without dimensions: nothing moves, every block is remade */
+static void test_nothing_to_move(void) {
+    long live = ta_live();
+    struct small m = small_map(1);
+    const mts_labels_t *nothing = ta_labels(NULL, 0, NULL, 0);
+    keys_to_fn functions[2] = {mts_tensormap_keys_to_properties, mts_tensormap_keys_to_samples};
+    for (int i = 0; i < 2; i++) {
+        struct test_array *fill = ta_scalar_f64(-1);
+        mts_tensormap_t *tensor = functions[i](m.tensor, nothing, ta_mts(fill), true);
+        CHECK(tensor != NULL);
+        CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+        static const int32_t keys[] = {0, 1, 2};
+        CHECK_KEYS(tensor, NAMES_K, keys);
+        mts_block_t *block = block_at(tensor, 1);
+        static const int32_t samples[] = {1, 2};
+        CHECK_BLOCK_LABELS(block, 0, NAMES_S, samples);
+        static const int32_t properties[] = {1, 2};
+        CHECK_BLOCK_LABELS(block, 1, NAMES_P, properties);
+        static const uintptr_t shape[] = {2, 2};
+        static const double values[] = {5, 6, 7, 8};
+        struct test_array *array = block_array(block);
+        CHECK_ARRAY(array, shape, values);
+        CHECK(array != NULL && array != m.values[1] && array->created_by == TA_CREATE &&
+              array->created_from == m.values[1]);
+        mts_tensormap_free(tensor);
+    }
+    mts_labels_free(nothing);
+    mts_tensormap_free(m.tensor);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* ------------------------------------------------------------------------ */
+/* errors                                                                   */
+
+/* `function(tensor, move, fill)` fails with `message` (NULL: do not check
+ * it) and destroys the fill value exactly once */
+static void check_keys_to_error_(keys_to_fn function, const mts_tensormap_t *tensor,
+                                 const mts_labels_t *move, const char *message, int line) {
+    long live = ta_live();
+    struct test_array *fill = ta_scalar_f64(0.5);
+    set_stale_error();
+    mts_tensormap_t *result = function(tensor, move, ta_mts(fill), true);
+    check_record_(result == NULL, __FILE__, line, "result == NULL");
+    if (message != NULL) {
+        check_str_eq_(last_message(), message, "last_message()", "message", __FILE__, line);
+        check_str_eq_(last_error().origin, "metatensor-core", "origin", "\"metatensor-core\"",
+                      __FILE__, line);
+    }
+    check_int_eq_(ta_calls(fill, TA_DESTROY), 1, "fill destroyed", "1", "CHECK_INT_EQ",
+                  __FILE__, line);
+    check_int_eq_(ta_live(), live, "ta_live()", "live", "CHECK_INT_EQ", __FILE__, line);
+    mts_tensormap_free(result);
+}
+#define CHECK_KEYS_TO_ERROR(function, tensor, move, message) \
+    check_keys_to_error_((function), (tensor), (move), (message), __LINE__)
+
+static void check_null_argument_(const char *name, int line) {
+    char expected[256];
+    snprintf(expected, sizeof(expected), INVALID "got invalid NULL pointer for %s", name);
+    const char *message = last_message();
+    int ok = message != NULL && strncmp(message, expected, strlen(expected)) == 0;
+    if (ok) {
+        char next = message[strlen(expected)];
+        ok = next == '\0' || next == ' ';
+    }
+    if (!ok) {
+        fprintf(stderr, "test_keys_to.c:%d: expected a NULL-argument error for '%s'\n", line,
+                name);
+    }
+    check_record_(ok, __FILE__, line, "NULL-argument error");
+}
+
+static void test_preconditions(void) {
+    long live = ta_live();
+    struct small m = small_map(0);
+    const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0);
+    static const int32_t rows[] = {0};
+    const mts_labels_t *move_rows = ta_labels(NAMES_K, 1, rows, 1);
+    const mts_labels_t *zz = ta_labels(NAMES_ZZ, 1, NULL, 0);
+    const mts_labels_t *zz_rows = ta_labels(NAMES_ZZ, 1, rows, 1);
+    keys_to_fn functions[2] = {mts_tensormap_keys_to_properties, mts_tensormap_keys_to_samples};
+
+    for (int i = 0; i < 2; i++) {
+        keys_to_fn function = functions[i];
+        /* 1. NULL arguments: the tensor first; the fill value is destroyed */
+        CHECK_KEYS_TO_ERROR(function, NULL, move, NULL);
+        check_null_argument_("tensor", __LINE__);
+        CHECK_KEYS_TO_ERROR(function, NULL, NULL, NULL);
+        check_null_argument_("tensor", __LINE__);
+        CHECK_KEYS_TO_ERROR(function, m.tensor, NULL, NULL);
+        check_null_argument_("keys_to_move", __LINE__);
+
+        /* 2. an empty map, before anything about keys_to_move */
+        const mts_labels_t *no_keys = ta_labels(NAMES_K, 1, NULL, 0);
+        mts_tensormap_t *empty = mts_tensormap(no_keys, NULL, 0);
+        CHECK(empty != NULL);
+        CHECK_KEYS_TO_ERROR(function, empty, zz_rows,
+                            INVALID "there are no keys to move in an empty TensorMap");
+        CHECK_KEYS_TO_ERROR(function, empty, move,
+                            INVALID "there are no keys to move in an empty TensorMap");
+        mts_tensormap_free(empty);
+        mts_labels_free(no_keys);
+    }
+
+    /* 3. keys_to_samples refuses entries, before looking at the names */
+    CHECK_KEYS_TO_ERROR(mts_tensormap_keys_to_samples, m.tensor, zz_rows,
+                        INVALID "user provided values for the keys to move is not yet "
+                                "implemented, `keys_to_move` should not contain any entry when "
+                                "calling keys_to_samples");
+    CHECK_KEYS_TO_ERROR(mts_tensormap_keys_to_samples, m.tensor, move_rows,
+                        INVALID "user provided values for the keys to move is not yet "
+                                "implemented, `keys_to_move` should not contain any entry when "
+                                "calling keys_to_samples");
+
+    /* 4. every name must be a key */
+    CHECK_KEYS_TO_ERROR(mts_tensormap_keys_to_samples, m.tensor, zz,
+                        INVALID "'zz' is not part of the keys for this tensor map");
+    CHECK_KEYS_TO_ERROR(mts_tensormap_keys_to_properties, m.tensor, zz,
+                        INVALID "'zz' is not part of the keys for this tensor map");
+    CHECK_KEYS_TO_ERROR(mts_tensormap_keys_to_properties, m.tensor, zz_rows,
+                        INVALID "'zz' is not part of the keys for this tensor map");
+    static const char *const k_zz[] = {"k", "zz"};
+    const mts_labels_t *k_then_zz = ta_labels(k_zz, 2, NULL, 0);
+    CHECK_KEYS_TO_ERROR(mts_tensormap_keys_to_properties, m.tensor, k_then_zz,
+                        INVALID "'zz' is not part of the keys for this tensor map");
+    mts_labels_free(k_then_zz);
+    /* the sample names of a block are not keys */
+    const mts_labels_t *s = ta_labels(NAMES_S, 1, NULL, 0);
+    CHECK_KEYS_TO_ERROR(mts_tensormap_keys_to_samples, m.tensor, s,
+                        INVALID "'s' is not part of the keys for this tensor map");
+    mts_labels_free(s);
+
+    mts_labels_free(move);
+    mts_labels_free(move_rows);
+    mts_labels_free(zz);
+    mts_labels_free(zz_rows);
+    mts_tensormap_free(m.tensor);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+static void test_nested_gradients(void) {
+    long live = ta_live();
+    struct small m = small_map(0);
+    /* a gradient of gradient added to block 0 after the map was made */
+    mts_block_t *gradient = gradient_of(block_at(m.tensor, 0), "g");
+    static const int32_t row[] = {0, 0};
+    static const int32_t properties[] = {0, 1};
+    uintptr_t shape[2] = {1, 2};
+    mts_block_t *nested = block_from(ta_new_f64_filled(shape, 2, 0),
+                                     ta_labels(NAMES_SAMPLE_G, 2, row, 1), NULL,
+                                     ta_labels(NAMES_P, 1, properties, 2));
+    CHECK_STATUS(mts_block_add_gradient(gradient, "n", nested), MTS_SUCCESS);
+    const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0);
+    CHECK_KEYS_TO_ERROR(mts_tensormap_keys_to_properties, m.tensor, move,
+                        INVALID "gradient of gradients are not supported yet in "
+                                "keys_to_properties");
+    CHECK_KEYS_TO_ERROR(mts_tensormap_keys_to_samples, m.tensor, move,
+                        INVALID "gradient of gradients are not supported yet in "
+                                "keys_to_samples");
+    mts_tensormap_free(m.tensor);
+
+    /* only the first block of a group is looked at */
+    m = small_map(0);
+    gradient = gradient_of(block_at(m.tensor, 1), "g");
+    nested = block_from(ta_new_f64_filled(shape, 2, 0), ta_labels(NAMES_SAMPLE_G, 2, row, 1),
+                        NULL, ta_labels(NAMES_P, 1, properties, 2));
+    CHECK_STATUS(mts_block_add_gradient(gradient, "n", nested), MTS_SUCCESS);
+    struct test_array *fill = ta_scalar_f64(0);
+    mts_tensormap_t *result = mts_tensormap_keys_to_properties(m.tensor, move, ta_mts(fill),
+                                                               true);
+    CHECK(result != NULL);
+    if (result != NULL) {
+        /* the nested gradient is not carried over */
+        const char *const *list = NULL;
+        uintptr_t count = 12345;
+        CHECK_STATUS(mts_block_gradients_list(gradient_of(block_at(result, 0), "g"), &list,
+                                              &count),
+                     MTS_SUCCESS);
+        CHECK_INT_EQ(count, 0);
+    }
+    mts_tensormap_free(result);
+    mts_labels_free(move);
+    mts_tensormap_free(m.tensor);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+static void test_fill_value(void) {
+    long live = ta_live();
+    struct small m = small_map(0);
+    const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0);
+    keys_to_fn functions[2] = {mts_tensormap_keys_to_properties, mts_tensormap_keys_to_samples};
+
+    for (int i = 0; i < 2; i++) {
+        /* the dtype must be the values' */
+        struct test_array *fill = ta_new(TA_INT32, NULL, 0, NULL);
+        set_stale_error();
+        CHECK(functions[i](m.tensor, move, ta_mts(fill), true) == NULL);
+        CHECK_STR_EQ(last_message(), INVALID "fill_value dtype (code=0, bits=32, lanes=1) does "
+                                             "not match array dtype (code=2, bits=64, "
+                                             "lanes=1)");
+        CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+        /* one scalar, no dimension */
+        uintptr_t one[1] = {1};
+        fill = ta_new_f64(NULL, one, 1);
+        set_stale_error();
+        CHECK(functions[i](m.tensor, move, ta_mts(fill), true) == NULL);
+        CHECK_STR_EQ(last_message(), INVALID "fill_value must be a single scalar, got a shape "
+                                             "[1]");
+        CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+        uintptr_t two[2] = {2, 3};
+        fill = ta_new_f64(NULL, two, 2);
+        set_stale_error();
+        CHECK(functions[i](m.tensor, move, ta_mts(fill), true) == NULL);
+        CHECK_STR_EQ(last_message(), INVALID "fill_value must be a single scalar, got a shape "
+                                             "[2, 3]");
+        CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+        /* on CPU */
+        fill = ta_scalar_f64(0);
+        fill->device = CUDA0;
+        set_stale_error();
+        CHECK(functions[i](m.tensor, move, ta_mts(fill), true) == NULL);
+        CHECK_STR_EQ(last_message(), INVALID "fill_value must be on CPU");
+        CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+        /* a fill value without destroy is fine */
+        fill = ta_scalar_f64(0);
+        mts_array_t no_destroy = ta_mts(fill);
+        no_destroy.destroy = NULL;
+        mts_tensormap_t *result = functions[i](m.tensor, move, no_destroy, true);
+        CHECK(result != NULL);
+        CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 0);
+        ta_destroy(fill);
+        mts_tensormap_free(result);
+    }
+
+    mts_labels_free(move);
+    mts_tensormap_free(m.tensor);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+static void test_callback_errors(void) {
+    long live = ta_live();
+    struct small m = small_map(0);
+    const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0);
+    keys_to_fn functions[2] = {mts_tensormap_keys_to_properties, mts_tensormap_keys_to_samples};
+
+    for (int i = 0; i < 2; i++) {
+        /* create fails: NULL, the callback's record prefixed */
+        long before = ta_live();
+        ta_set_fail(m.values[0], TA_CREATE, 5, "no create today");
+        struct test_array *fill = ta_scalar_f64(0);
+        clear_error();
+        CHECK(functions[i](m.tensor, move, ta_mts(fill), true) == NULL);
+        CHECK_STR_EQ(last_message(), "calling mts_array_t.create failed: no create today");
+        CHECK_STR_EQ(last_error().origin, TA_ERROR_ORIGIN);
+        struct ta_error_data *data = last_error().data;
+        CHECK(data != NULL && data->magic == TA_ERROR_MAGIC && data->member == TA_CREATE);
+        CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+        CHECK_INT_EQ(ta_live(), before);
+        ta_set_fail(m.values[0], TA_NONE, MTS_SUCCESS, NULL);
+
+        /* move_data fails on the new array: it is destroyed */
+        m.values[0]->children_fail_member = TA_MOVE_DATA;
+        m.values[0]->fail_status = MTS_CALLBACK_ERROR;
+        m.values[0]->fail_sets_error = 1;
+        snprintf(m.values[0]->fail_message, sizeof(m.values[0]->fail_message), "no move today");
+        fill = ta_scalar_f64(0);
+        CHECK(functions[i](m.tensor, move, ta_mts(fill), true) == NULL);
+        CHECK_STR_EQ(last_message(), "calling mts_array_t.move_data failed: no move today");
+        CHECK_STR_EQ(last_error().origin, TA_ERROR_ORIGIN);
+        CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+        CHECK_INT_EQ(ta_live(), before);
+        m.values[0]->children_fail_member = TA_NONE;
+
+        /* from_dlpack fails while the new keys are made */
+        const mts_labels_t *keys = mts_tensormap_keys(m.tensor);
+        struct test_array *keys_array = labels_array(keys);
+        ta_set_fail(keys_array, TA_FROM_DLPACK, MTS_CALLBACK_ERROR, "no import today");
+        fill = ta_scalar_f64(0);
+        CHECK(functions[i](m.tensor, move, ta_mts(fill), true) == NULL);
+#ifdef MTS_TEST_REFERENCE
+        CHECK_STR_EQ(last_message(), INTERNAL_PREFIX "invalid labels in "
+                                                     "remove_dimensions_from_keys: "
+                                                     "CallbackError");
+        CHECK_STR_EQ(last_error().origin, "metatensor-core");
+#else
+        CHECK_STR_EQ(last_message(), "calling mts_array_t.from_dlpack failed: no import today");
+        CHECK_STR_EQ(last_error().origin, TA_ERROR_ORIGIN);
+#endif
+        CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+        CHECK_INT_EQ(ta_live(), before);
+        ta_set_fail(keys_array, TA_NONE, MTS_SUCCESS, NULL);
+        mts_labels_free(keys);
+    }
+    clear_error();
+    mts_labels_free(move);
+    mts_tensormap_free(m.tensor);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* ------------------------------------------------------------------------ */
+
+int main(void) {
+    mts_disable_panic_printing();
+
+    test_cpp_keys_to_samples();
+    test_cpp_keys_to_properties();
+    test_small_keys_to_properties();
+    test_small_keys_to_samples();
+    test_property_runs();
+    test_nothing_to_move();
+    test_preconditions();
+    test_nested_gradients();
+    test_fill_value();
+    test_callback_errors();
+
+    clear_error();
+    CHECK_INT_EQ(ta_live(), 0);
+    CHECK_INT_EQ(atomic_load(&ta_stats.double_destroy), 0);
+    CHECK_INT_EQ(atomic_load(&ta_stats.out_not_zeroed), 0);
+    CHECK_INT_EQ(atomic_load(&ta_stats.error_data_created),
+                 atomic_load(&ta_stats.error_data_deleted));
+    CHECK_INT_EQ(ta_finish(), 0);
+
+    return check_summary();
+}

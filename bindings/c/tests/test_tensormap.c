@@ -1,0 +1,1298 @@
+/*
+ * Tests of the tensor map part of the C API: mts_tensormap, free, copy, keys,
+ * block_by_id, the info functions, device, dtype and components_to_properties
+ * (REFERENCE.md section 6, with the ownership rules of section 4.2 and the
+ * callback errors of section 2). keys_to_properties and keys_to_samples are
+ * in test_keys_to.c; load/save elsewhere.
+ *
+ * Values and labels values are instrumented arrays from test_array.h. At the
+ * end no test array may be alive and none may have been destroyed twice.
+ *
+ * Built with MTS_TEST_REFERENCE defined, the tests expect the reference's
+ * behaviour (the library in build/reference); otherwise ours. Where they
+ * differ:
+ *  - components_to_properties with no dimension names is an assertion panic
+ *    (255) in the reference; ours refuses it as an invalid parameter (status
+ *    1, the text is ours).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <metatensor.h>
+
+#include "check.h"
+#include "test_array.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#define INVALID "invalid parameter: "
+#define INTERNAL_PREFIX "internal metatensor error (this is likely a bug, please report it): "
+
+static const char *const NAMES_S[] = {"s"};
+static const char *const NAMES_X[] = {"x"};
+static const char *const NAMES_A[] = {"a"};
+static const char *const NAMES_B[] = {"b"};
+static const char *const NAMES_C[] = {"c"};
+static const char *const NAMES_D[] = {"d"};
+static const char *const NAMES_P[] = {"p"};
+static const char *const NAMES_Q[] = {"q"};
+static const char *const NAMES_K[] = {"k"};
+static const char *const NAMES_KL[] = {"k", "l"};
+static const char *const NAMES_SAMPLE[] = {"sample"};
+static const char *const NAMES_SAMPLE_G[] = {"sample", "g"};
+
+static const DLDevice CUDA0 = {kDLCUDA, 0};
+static const DLDevice CUDA1 = {kDLCUDA, 1};
+
+/* ------------------------------------------------------------------------ */
+/* helpers                                                                  */
+
+struct record {
+    const char *message;
+    const char *origin;
+    void *data;
+};
+
+static struct record last_error(void) {
+    struct record r = {NULL, NULL, NULL};
+    mts_last_error(&r.message, &r.origin, &r.data);
+    return r;
+}
+
+static const char *last_message(void) {
+    return last_error().message;
+}
+
+static void clear_error(void) {
+    mts_set_last_error(NULL, NULL, NULL, NULL);
+}
+
+static void set_stale_error(void) {
+    mts_set_last_error("stale error", "stale origin", NULL, NULL);
+}
+
+/* `call` (a status) gives `status` and the library error `message` */
+#define CHECK_ERROR(call, status, message)                                           \
+    do {                                                                             \
+        set_stale_error();                                                           \
+        CHECK_STATUS((call), (status));                                              \
+        CHECK_STR_EQ(last_message(), (message));                                     \
+        CHECK_STR_EQ(last_error().origin, "metatensor-core");                        \
+    } while (0)
+
+/* `call` (a pointer) gives NULL and the library error `message` */
+#define CHECK_NULL_ERROR(call, message)                                              \
+    do {                                                                             \
+        set_stale_error();                                                           \
+        CHECK((call) == NULL);                                                       \
+        CHECK_STR_EQ(last_message(), (message));                                     \
+        CHECK_STR_EQ(last_error().origin, "metatensor-core");                        \
+    } while (0)
+
+/* the record is the NULL-argument error for `name` */
+static void check_null_argument_(const char *name, int line) {
+    char expected[256];
+    snprintf(expected, sizeof(expected), INVALID "got invalid NULL pointer for %s", name);
+    const char *message = last_message();
+    int ok = message != NULL && strncmp(message, expected, strlen(expected)) == 0;
+    if (ok) {
+        char next = message[strlen(expected)];
+        ok = next == '\0' || next == ' ';
+    }
+    if (!ok) {
+        fprintf(stderr, "test_tensormap.c:%d: expected a NULL-argument error for '%s'\n", line,
+                name);
+    }
+    check_record_(ok, __FILE__, line, "NULL-argument error");
+    check_str_eq_(last_error().origin, "metatensor-core", "origin", "\"metatensor-core\"",
+                  __FILE__, line);
+}
+
+#define CHECK_NULL_ARG(call, name)                                                   \
+    do {                                                                             \
+        set_stale_error();                                                           \
+        CHECK_STATUS((call), MTS_INVALID_PARAMETER_ERROR);                           \
+        check_null_argument_((name), __LINE__);                                      \
+    } while (0)
+
+#define CHECK_NULL_ARG_PTR(call, name)                                               \
+    do {                                                                             \
+        set_stale_error();                                                           \
+        CHECK((call) == NULL);                                                       \
+        check_null_argument_((name), __LINE__);                                      \
+    } while (0)
+
+/* one-dimension labels with the entries first .. first+count-1 */
+static const mts_labels_t *range_from(const char *const *name, int32_t first, uintptr_t count,
+                                      DLDevice device) {
+    int32_t values[64];
+    for (uintptr_t i = 0; i < count && i < 64; i++) {
+        values[i] = first + (int32_t)i;
+    }
+    return ta_labels_on(name, 1, values, count, device);
+}
+
+static const mts_labels_t *range(const char *const *name, uintptr_t count) {
+    return range_from(name, 0, count, TA_CPU);
+}
+
+static struct test_array *labels_array(const mts_labels_t *labels) {
+    mts_array_t array;
+    memset(&array, 0, sizeof(array));
+    if (mts_labels_values(labels, &array) != MTS_SUCCESS) {
+        return NULL;
+    }
+    return ta_cast(array.ptr);
+}
+
+static struct test_array *block_array(mts_block_t *block) {
+    mts_array_t array;
+    memset(&array, 0, sizeof(array));
+    if (mts_block_data(block, &array) != MTS_SUCCESS) {
+        return NULL;
+    }
+    return ta_cast(array.ptr);
+}
+
+static mts_block_t *block_at(mts_tensormap_t *tensor, uintptr_t index) {
+    mts_block_t *block = NULL;
+    if (mts_tensormap_block_by_id(tensor, &block, index) != MTS_SUCCESS) {
+        return NULL;
+    }
+    return block;
+}
+
+static int device_eq(DLDevice a, DLDevice b) {
+    return a.device_type == b.device_type && a.device_id == b.device_id;
+}
+
+/* check the names and entries of `labels` */
+static void check_labels_(const mts_labels_t *labels, const char *const *names, uintptr_t size,
+                          const int32_t *values, uintptr_t count, int line) {
+    const char *const *got_names = NULL;
+    uintptr_t got_size = 0;
+    const int32_t *got_values = NULL;
+    uintptr_t got_count = 0, got_values_size = 0;
+    int ok = labels != NULL &&
+             mts_labels_dimensions(labels, &got_names, &got_size) == MTS_SUCCESS &&
+             got_size == size &&
+             mts_labels_values_cpu(labels, &got_values, &got_count, &got_values_size) ==
+                 MTS_SUCCESS &&
+             got_count == count && got_values_size == size;
+    for (uintptr_t i = 0; ok && i < size; i++) {
+        ok = strcmp(got_names[i], names[i]) == 0;
+    }
+    if (ok && count * size != 0) {
+        ok = memcmp(got_values, values, count * size * sizeof(int32_t)) == 0;
+    }
+    if (!ok && labels != NULL) {
+        fprintf(stderr, "test_tensormap.c:%d: labels", line);
+        for (uintptr_t i = 0; got_names != NULL && i < got_size; i++) {
+            fprintf(stderr, " %s", got_names[i]);
+        }
+        fprintf(stderr, " (%zu entries):", (size_t)got_count);
+        for (uintptr_t i = 0; got_values != NULL && i < got_count * got_values_size; i++) {
+            fprintf(stderr, " %d", got_values[i]);
+        }
+        fprintf(stderr, "\n");
+    }
+    check_record_(ok, __FILE__, line, "check_labels");
+}
+#define CHECK_LABELS(labels, names, size, values, count) \
+    check_labels_((labels), (names), (size), (values), (count), __LINE__)
+
+/* the same for the labels of `axis` of `block` */
+static void check_block_labels_(mts_block_t *block, uintptr_t axis, const char *const *names,
+                                uintptr_t size, const int32_t *values, uintptr_t count,
+                                int line) {
+    const mts_labels_t *labels = mts_block_labels(block, axis);
+    check_labels_(labels, names, size, values, count, line);
+    mts_labels_free(labels);
+}
+#define CHECK_BLOCK_LABELS(block, axis, names, size, values, count) \
+    check_block_labels_((block), (axis), (names), (size), (values), (count), __LINE__)
+
+/* check the shape and float64 values of a test array */
+static void check_array_(const struct test_array *array, const uintptr_t *shape, uintptr_t ndim,
+                         const double *values, int line) {
+    int ok = array != NULL && array->ndim == ndim && ta_dtype_eq(array->dtype, TA_FLOAT64);
+    for (uintptr_t d = 0; ok && d < ndim; d++) {
+        ok = array->shape[d] == shape[d];
+    }
+    size_t total = ok ? ta_count(array) : 0;
+    for (size_t i = 0; ok && i < total; i++) {
+        ok = ta_f64_at(array, i) == values[i];
+    }
+    if (!ok && array != NULL) {
+        fprintf(stderr, "test_tensormap.c:%d: array of shape [", line);
+        for (uintptr_t d = 0; d < array->ndim; d++) {
+            fprintf(stderr, "%s%zu", d == 0 ? "" : ", ", (size_t)array->shape[d]);
+        }
+        fprintf(stderr, "]:");
+        for (size_t i = 0; i < ta_count(array) && i < 64; i++) {
+            fprintf(stderr, " %g", ta_f64_at(array, i));
+        }
+        fprintf(stderr, "\n");
+    }
+    check_record_(ok, __FILE__, line, "check_array");
+}
+#define CHECK_ARRAY(array, shape, values) \
+    check_array_((array), (shape), ARRAY_SIZE(shape), (values), __LINE__)
+
+/* a block with samples s = 0..samples-1, optional components (1-D labels
+ * given), properties p = first_property.., values filled with `value` on
+ * `device` (labels on the same device) */
+static mts_block_t *make_block(uintptr_t samples, const char *const *component_name,
+                               uintptr_t components, const char *const *property_name,
+                               uintptr_t properties, double value, DLDevice device,
+                               struct test_array **values_out) {
+    const mts_labels_t *s = range_from(NAMES_S, 0, samples, device);
+    const mts_labels_t *c = component_name != NULL
+                                ? range_from(component_name, 0, components, device)
+                                : NULL;
+    const mts_labels_t *p = range_from(property_name, 0, properties, device);
+    uintptr_t shape[3] = {samples, components, properties};
+    if (c == NULL) {
+        shape[1] = properties;
+    }
+    struct test_array *values = ta_new_f64_filled(shape, c != NULL ? 3 : 2, value);
+    values->device = device;
+    if (values_out != NULL) {
+        *values_out = values;
+    }
+    mts_block_t *block = mts_block(ta_mts(values), s, c != NULL ? &c : NULL, c != NULL ? 1 : 0,
+                                   p);
+    CHECK(block != NULL);
+    mts_labels_free(s);
+    mts_labels_free(c);
+    mts_labels_free(p);
+    return block;
+}
+
+static mts_block_t *simple_block(double value, struct test_array **values_out) {
+    return make_block(3, NULL, 0, NAMES_P, 2, value, TA_CPU, values_out);
+}
+
+/* the gradient `parameter` for a block made by make_block without
+ * components: samples (sample, g) = (0, 0), properties p = 0..1, with
+ * `sample_names` replacing (sample, g) when given */
+static mts_block_t *make_gradient(const char *const *sample_names, uintptr_t sample_size,
+                                  const char *const *component_name,
+                                  const char *const *property_name, DLDevice device) {
+    static const int32_t zeros[] = {0, 0, 0};
+    if (sample_names == NULL) {
+        sample_names = NAMES_SAMPLE_G;
+        sample_size = 2;
+    }
+    const mts_labels_t *s = ta_labels_on(sample_names, sample_size, zeros, 1, device);
+    const mts_labels_t *c = component_name != NULL ? range_from(component_name, 0, 2, device)
+                                                   : NULL;
+    const mts_labels_t *p = range_from(property_name, 0, 2, device);
+    uintptr_t shape[3] = {1, 2, 2};
+    if (c == NULL) {
+        shape[1] = 2;
+    }
+    struct test_array *values = ta_new_f64_filled(shape, c != NULL ? 3 : 2, 0.25);
+    values->device = device;
+    mts_block_t *gradient = mts_block(ta_mts(values), s, c != NULL ? &c : NULL,
+                                      c != NULL ? 1 : 0, p);
+    CHECK(gradient != NULL);
+    mts_labels_free(s);
+    mts_labels_free(c);
+    mts_labels_free(p);
+    return gradient;
+}
+
+static mts_data_origin_t other_origin_id(void) {
+    mts_data_origin_t origin = 0;
+    mts_register_data_origin("metatensor-go.tests.other", &origin);
+    return origin;
+}
+
+static mts_status_t other_origin(const void *ptr, mts_data_origin_t *origin) {
+    mts_status_t status = ta_origin(ptr, origin);
+    if (status == MTS_SUCCESS) {
+        *origin = other_origin_id();
+    }
+    return status;
+}
+
+/* ------------------------------------------------------------------------ */
+/* creation                                                                 */
+
+static void test_create(void) {
+    long live = ta_live();
+    const mts_labels_t *keys = range_from(NAMES_K, 5, 3, TA_CPU);
+    struct test_array *keys_array = labels_array(keys);
+    struct test_array *values[3];
+    mts_block_t *blocks[3];
+    for (int i = 0; i < 3; i++) {
+        blocks[i] = simple_block(i, &values[i]);
+    }
+    mts_tensormap_t *tensor = mts_tensormap(keys, blocks, 3);
+    CHECK(tensor != NULL);
+    /* the blocks were taken */
+    for (int i = 0; i < 3; i++) {
+        CHECK(blocks[i] == NULL);
+        CHECK_INT_EQ(ta_calls(values[i], TA_DESTROY), 0);
+        CHECK(ta_calls(values[i], TA_ORIGIN) >= 1);
+        CHECK(ta_calls(values[i], TA_DEVICE) >= 1);
+        CHECK(ta_calls(values[i], TA_DTYPE) >= 1);
+        CHECK_INT_EQ(ta_calls(values[i], TA_COPY), 0);
+    }
+
+    /* the keys are the labels given, one reference more */
+    const mts_labels_t *got = mts_tensormap_keys(tensor);
+    CHECK(got == keys);
+    mts_labels_free(got);
+    mts_labels_free(keys);
+    CHECK_INT_EQ(ta_calls(keys_array, TA_DESTROY), 0);
+    got = mts_tensormap_keys(tensor);
+    CHECK(got == keys);
+    static const int32_t expected_keys[] = {5, 6, 7};
+    CHECK_LABELS(got, NAMES_K, 1, expected_keys, 3);
+    mts_labels_free(got);
+
+    /* the blocks, in order, owned by the map; the same pointer each time */
+    for (uintptr_t i = 0; i < 3; i++) {
+        mts_block_t *block = NULL;
+        CHECK_STATUS(mts_tensormap_block_by_id(tensor, &block, i), MTS_SUCCESS);
+        CHECK(block != NULL && block_array(block) == values[i]);
+        mts_block_t *again = NULL;
+        CHECK_STATUS(mts_tensormap_block_by_id(tensor, &again, i), MTS_SUCCESS);
+        CHECK(again == block);
+    }
+    mts_block_t *block = (mts_block_t *)&block;
+    CHECK_ERROR(mts_tensormap_block_by_id(tensor, &block, 3), MTS_INVALID_PARAMETER_ERROR,
+                INVALID "block index out of bounds: we have 3 blocks but the index is 3");
+    CHECK(block == (mts_block_t *)&block);
+    CHECK_ERROR(mts_tensormap_block_by_id(tensor, &block, (uintptr_t)-1),
+                MTS_INVALID_PARAMETER_ERROR,
+                INVALID "block index out of bounds: we have 3 blocks but the index is "
+                        "18446744073709551615");
+    CHECK_NULL_ARG(mts_tensormap_block_by_id(NULL, &block, 0), "tensor");
+    CHECK_NULL_ARG(mts_tensormap_block_by_id(tensor, NULL, 0), "block");
+
+    /* the map frees its blocks and drops the keys */
+    CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
+    for (int i = 0; i < 3; i++) {
+        CHECK_INT_EQ(ta_calls(values[i], TA_DESTROY), 1);
+    }
+    CHECK_INT_EQ(ta_calls(keys_array, TA_DESTROY), 1);
+    CHECK_STATUS(mts_tensormap_free(NULL), MTS_SUCCESS);
+
+    /* blocks may have different component and property values, and
+     * gradients in any order with different property names */
+    static const int32_t two_keys[] = {0, 0, 0, 1};
+    keys = ta_labels(NAMES_KL, 2, two_keys, 2);
+    blocks[0] = make_block(3, NAMES_C, 2, NAMES_P, 2, 0, TA_CPU, NULL);
+    blocks[1] = make_block(5, NAMES_C, 4, NAMES_P, 1, 0, TA_CPU, NULL);
+    const mts_labels_t *c = NULL;
+    CHECK_STATUS(mts_block_add_gradient(blocks[0], "g", make_gradient(NULL, 0, NAMES_C, NAMES_P,
+                                                                      TA_CPU)),
+                 MTS_SUCCESS);
+    CHECK_STATUS(mts_block_add_gradient(blocks[0], "h", make_gradient(NULL, 0, NAMES_C, NAMES_P,
+                                                                      TA_CPU)),
+                 MTS_SUCCESS);
+    /* block 1: h then g, with a one-property gradient labelled differently */
+    c = range(NAMES_C, 4);
+    const mts_labels_t *p = range(NAMES_P, 1);
+    static const int32_t zero_rows[] = {0, 0};
+    const mts_labels_t *gs = ta_labels(NAMES_SAMPLE_G, 2, zero_rows, 1);
+    for (int i = 0; i < 2; i++) {
+        uintptr_t shape[3] = {1, 4, 1};
+        mts_block_t *gradient = mts_block(ta_mts(ta_new_f64_filled(shape, 3, 0)), gs, &c, 1, p);
+        CHECK_STATUS(mts_block_add_gradient(blocks[1], i == 0 ? "h" : "g", gradient),
+                     MTS_SUCCESS);
+    }
+    tensor = mts_tensormap(keys, blocks, 2);
+    CHECK(tensor != NULL);
+    mts_tensormap_free(tensor);
+    mts_labels_free(c);
+    mts_labels_free(p);
+    mts_labels_free(gs);
+    mts_labels_free(keys);
+
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+static void test_empty(void) {
+    long live = ta_live();
+    /* no entries, any names; blocks may be NULL */
+    const mts_labels_t *keys = ta_labels(NAMES_KL, 2, NULL, 0);
+    mts_tensormap_t *tensor = mts_tensormap(keys, NULL, 0);
+    CHECK(tensor != NULL);
+    DLDevice device = CUDA1;
+    CHECK_STATUS(mts_tensormap_device(tensor, &device), MTS_SUCCESS);
+    CHECK(device_eq(device, TA_CPU));
+    DLDataType dtype = TA_INT32;
+    CHECK_STATUS(mts_tensormap_dtype(tensor, &dtype), MTS_SUCCESS);
+    CHECK(ta_dtype_eq(dtype, TA_FLOAT64));
+    mts_block_t *block = NULL;
+    CHECK_ERROR(mts_tensormap_block_by_id(tensor, &block, 0), MTS_INVALID_PARAMETER_ERROR,
+                INVALID "block index out of bounds: we have 0 blocks but the index is 0");
+    mts_tensormap_t *copy = mts_tensormap_copy(tensor);
+    CHECK(copy != NULL);
+    const mts_labels_t *got = mts_tensormap_keys(copy);
+    CHECK(got == keys);
+    mts_labels_free(got);
+    mts_tensormap_free(copy);
+    mts_tensormap_free(tensor);
+    mts_labels_free(keys);
+
+    /* keys on another device are fine without blocks */
+    keys = ta_labels_on(NAMES_K, 1, NULL, 0, CUDA0);
+    mts_block_t *none[1] = {NULL};
+    tensor = mts_tensormap(keys, none, 0);
+    CHECK(tensor != NULL);
+    CHECK_STATUS(mts_tensormap_device(tensor, &device), MTS_SUCCESS);
+    CHECK(device_eq(device, TA_CPU));
+    mts_tensormap_free(tensor);
+    mts_labels_free(keys);
+
+    /* keys with no dimension at all */
+    keys = ta_labels(NULL, 0, NULL, 0);
+    tensor = mts_tensormap(keys, NULL, 0);
+    CHECK(tensor != NULL);
+    got = mts_tensormap_keys(tensor);
+    CHECK(got == keys);
+    mts_labels_free(got);
+    mts_tensormap_free(tensor);
+    mts_labels_free(keys);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* mts_tensormap(keys, blocks, count) refuses the blocks after taking them:
+ * every slot is NULL and every block freed */
+static void check_invalid_map_(const mts_labels_t *keys, mts_block_t **blocks, uintptr_t count,
+                               const char *message, int line) {
+    struct test_array *values[8];
+    for (uintptr_t i = 0; i < count; i++) {
+        values[i] = block_array(blocks[i]);
+    }
+    set_stale_error();
+    mts_tensormap_t *tensor = mts_tensormap(keys, blocks, count);
+    check_record_(tensor == NULL, __FILE__, line, "tensor == NULL");
+    check_str_eq_(last_message(), message, "last_message()", "message", __FILE__, line);
+    check_str_eq_(last_error().origin, "metatensor-core", "origin", "\"metatensor-core\"",
+                  __FILE__, line);
+    for (uintptr_t i = 0; i < count; i++) {
+        check_record_(blocks[i] == NULL, __FILE__, line, "the slot was set to NULL");
+        check_int_eq_(ta_calls(values[i], TA_DESTROY), 1, "block values destroyed", "1",
+                      "CHECK_INT_EQ", __FILE__, line);
+    }
+    mts_tensormap_free(tensor);
+}
+#define CHECK_INVALID_MAP(keys, blocks, message) \
+    check_invalid_map_((keys), (blocks), ARRAY_SIZE(blocks), (message), __LINE__)
+
+static void test_create_errors(void) {
+    long live = ta_live();
+    const mts_labels_t *keys = range(NAMES_K, 2);
+    const mts_labels_t *keys1 = range(NAMES_K, 1);
+    const mts_labels_t *keys3 = range(NAMES_K, 3);
+    struct test_array *keys_array = labels_array(keys);
+
+    /* NULL keys, NULL blocks, the same block twice: the caller keeps the
+     * blocks, untouched */
+    struct test_array *values[2];
+    mts_block_t *blocks[2];
+    blocks[0] = simple_block(0, &values[0]);
+    blocks[1] = simple_block(1, &values[1]);
+    mts_block_t *given[2] = {blocks[0], blocks[1]};
+    CHECK_NULL_ARG_PTR(mts_tensormap(NULL, blocks, 2), "keys");
+    CHECK_NULL_ARG_PTR(mts_tensormap(NULL, NULL, 2), "keys");
+    CHECK_NULL_ARG_PTR(mts_tensormap(keys, NULL, 2), "blocks");
+    mts_block_t *twice[2] = {blocks[0], blocks[0]};
+    CHECK_NULL_ERROR(mts_tensormap(keys, twice, 2),
+                     INVALID "got the same block more than once when constructing a tensor map");
+    CHECK(twice[0] == blocks[0] && twice[1] == blocks[0]);
+    /* even with a count mismatch */
+    mts_block_t *three[3] = {blocks[1], blocks[0], blocks[1]};
+    CHECK_NULL_ERROR(mts_tensormap(keys, three, 3),
+                     INVALID "got the same block more than once when constructing a tensor map");
+    CHECK(blocks[0] == given[0] && blocks[1] == given[1]);
+    CHECK_INT_EQ(ta_calls(values[0], TA_DESTROY), 0);
+    CHECK_INT_EQ(ta_calls(values[1], TA_DESTROY), 0);
+
+    /* 1. the block count must match the keys: the blocks are taken (these
+     * are the ones kept above) and freed, before anything else is checked */
+    CHECK_INVALID_MAP(keys3, blocks,
+                      INVALID "expected the same number of blocks as the number of entries in "
+                              "the keys (3) when creating a `TensorMap`, got 2");
+    mts_block_t *one[1] = {simple_block(0, NULL)};
+    CHECK_INVALID_MAP(keys, one,
+                      INVALID "expected the same number of blocks as the number of entries in "
+                              "the keys (2) when creating a `TensorMap`, got 1");
+
+    /* 2. origins, then devices, then dtypes, compared with block 0 */
+    struct test_array *odd = NULL;
+    blocks[0] = simple_block(0, NULL);
+    {
+        /* block 1 differs in everything: origin, device, dtype, names */
+        const mts_labels_t *s = range_from(NAMES_S, 0, 3, CUDA0);
+        const mts_labels_t *q = range_from(NAMES_Q, 0, 2, CUDA0);
+        uintptr_t shape[2] = {3, 2};
+        odd = ta_new_f64_filled(shape, 2, 0);
+        odd->device = CUDA0;
+        odd->dtype.bits = 32;
+        mts_array_t array = ta_mts(odd);
+        array.origin = other_origin;
+        blocks[1] = mts_block(array, s, NULL, 0, q);
+        CHECK(blocks[1] != NULL);
+        mts_labels_free(s);
+        mts_labels_free(q);
+    }
+    CHECK_INVALID_MAP(keys, blocks,
+                      INVALID "invalid tensor map: got blocks with different origins, at least "
+                              "('metatensor-go.tests') and ('metatensor-go.tests.other') were "
+                              "detected");
+    blocks[0] = simple_block(0, NULL);
+    blocks[1] = make_block(3, NULL, 0, NAMES_Q, 2, 0, CUDA0, &odd);
+    odd->dtype.bits = 32;
+    CHECK_INVALID_MAP(keys, blocks,
+                      INVALID "invalid tensor map: got blocks on different devices, at least "
+                              "'CPU:0' and 'CUDA:0' were detected");
+    blocks[0] = make_block(3, NULL, 0, NAMES_P, 2, 0, CUDA1, NULL);
+    blocks[1] = make_block(3, NULL, 0, NAMES_P, 2, 0, CUDA0, NULL);
+    CHECK_INVALID_MAP(keys, blocks,
+                      INVALID "invalid tensor map: got blocks on different devices, at least "
+                              "'CUDA:1' and 'CUDA:0' were detected");
+    blocks[0] = simple_block(0, NULL);
+    blocks[1] = make_block(4, NULL, 0, NAMES_Q, 2, 0, TA_CPU, &odd);
+    odd->dtype.bits = 32;
+    CHECK_INVALID_MAP(keys, blocks,
+                      INVALID "invalid tensor map: got blocks with different dtypes, at least "
+                              "'f64' and 'f32' were detected");
+
+    /* 3. the keys device, before the names */
+    const mts_labels_t *cuda_keys = range_from(NAMES_K, 0, 2, CUDA0);
+    blocks[0] = simple_block(0, NULL);
+    blocks[1] = make_block(4, NULL, 0, NAMES_Q, 2, 0, TA_CPU, NULL);
+    CHECK_INVALID_MAP(cuda_keys, blocks,
+                      INVALID "tried to build a TensorMap from keys and blocks on different "
+                              "devices: the keys are on 'CUDA:0' while the blocks are on "
+                              "'CPU:0'");
+
+    /* 4. names, per block, the current block printed first */
+    const mts_labels_t *x = range(NAMES_X, 3);
+    const mts_labels_t *p = range(NAMES_P, 2);
+    const mts_labels_t *c = range(NAMES_C, 2);
+    const mts_labels_t *d = range(NAMES_D, 2);
+    const mts_labels_t *cd[] = {c, d};
+    blocks[0] = simple_block(0, NULL);
+    blocks[1] = mts_block(ta_mts(ta_new_f64_filled((const uintptr_t[]){3, 2, 2, 3}, 4, 0)), x,
+                          cd, 2, x);
+    CHECK(blocks[1] != NULL);
+    CHECK_INVALID_MAP(keys, blocks,
+                      INVALID "all blocks must have the same sample dimensions, got [x] and [s]");
+    static const int32_t two_d[] = {0, 0, 1, 1};
+    const mts_labels_t *sg = ta_labels(NAMES_SAMPLE_G, 2, two_d, 2);
+    mts_block_t *three_blocks[3];
+    three_blocks[0] = simple_block(0, NULL);
+    three_blocks[1] = simple_block(1, NULL);
+    three_blocks[2] = mts_block(ta_mts(ta_new_f64_filled((const uintptr_t[]){2, 2}, 2, 0)), sg,
+                                NULL, 0, p);
+    CHECK_INVALID_MAP(keys3, three_blocks,
+                      INVALID "all blocks must have the same sample dimensions, got [sample, g] "
+                              "and [s]");
+    blocks[0] = make_block(3, NAMES_C, 2, NAMES_P, 2, 0, TA_CPU, NULL);
+    const mts_labels_t *s3 = range(NAMES_S, 3);
+    blocks[1] = mts_block(ta_mts(ta_new_f64_filled((const uintptr_t[]){3, 2, 2, 3}, 4, 0)),
+                          s3, cd, 2, x);
+    mts_labels_free(s3);
+    CHECK_INVALID_MAP(keys, blocks,
+                      INVALID "all blocks must contains the same set of components, the current "
+                              "block has 2 components while the first block has 1");
+    blocks[0] = make_block(3, NAMES_C, 2, NAMES_P, 2, 0, TA_CPU, NULL);
+    blocks[1] = make_block(3, NAMES_D, 2, NAMES_Q, 2, 0, TA_CPU, NULL);
+    CHECK_INVALID_MAP(keys, blocks,
+                      INVALID "all blocks must have the same component dimensions, got [d] and "
+                              "[c]");
+    blocks[0] = make_block(3, NAMES_C, 2, NAMES_P, 2, 0, TA_CPU, NULL);
+    blocks[1] = make_block(3, NAMES_C, 5, NAMES_Q, 2, 0, TA_CPU, NULL);
+    CHECK_INVALID_MAP(keys, blocks,
+                      INVALID "all blocks must have the same property dimensions, got [q] and "
+                              "[p]");
+
+    /* gradients: the same parameters, sample names, component names and
+     * nested gradients */
+#define GRADIENTS_MESSAGE                                                                     \
+    INVALID "all blocks must have the same set of gradients, with the same sample, property " \
+            "and component dimensions, and the same must be true for gradients of gradients"
+    blocks[0] = simple_block(0, NULL);
+    blocks[1] = simple_block(1, NULL);
+    CHECK_STATUS(mts_block_add_gradient(blocks[1], "g",
+                                        make_gradient(NULL, 0, NULL, NAMES_P, TA_CPU)),
+                 MTS_SUCCESS);
+    CHECK_INVALID_MAP(keys, blocks, GRADIENTS_MESSAGE);
+    blocks[0] = simple_block(0, NULL);
+    blocks[1] = simple_block(1, NULL);
+    CHECK_STATUS(mts_block_add_gradient(blocks[0], "g",
+                                        make_gradient(NULL, 0, NULL, NAMES_P, TA_CPU)),
+                 MTS_SUCCESS);
+    CHECK_INVALID_MAP(keys, blocks, GRADIENTS_MESSAGE);
+    blocks[0] = simple_block(0, NULL);
+    blocks[1] = simple_block(1, NULL);
+    CHECK_STATUS(mts_block_add_gradient(blocks[0], "g",
+                                        make_gradient(NULL, 0, NULL, NAMES_P, TA_CPU)),
+                 MTS_SUCCESS);
+    CHECK_STATUS(mts_block_add_gradient(blocks[1], "h",
+                                        make_gradient(NULL, 0, NULL, NAMES_P, TA_CPU)),
+                 MTS_SUCCESS);
+    CHECK_INVALID_MAP(keys, blocks, GRADIENTS_MESSAGE);
+    /* other sample names */
+    blocks[0] = simple_block(0, NULL);
+    blocks[1] = simple_block(1, NULL);
+    CHECK_STATUS(mts_block_add_gradient(blocks[0], "g",
+                                        make_gradient(NULL, 0, NULL, NAMES_P, TA_CPU)),
+                 MTS_SUCCESS);
+    CHECK_STATUS(mts_block_add_gradient(blocks[1], "g",
+                                        make_gradient(NAMES_SAMPLE, 1, NULL, NAMES_P, TA_CPU)),
+                 MTS_SUCCESS);
+    CHECK_INVALID_MAP(keys, blocks, GRADIENTS_MESSAGE);
+    /* other component names */
+    blocks[0] = simple_block(0, NULL);
+    blocks[1] = simple_block(1, NULL);
+    CHECK_STATUS(mts_block_add_gradient(blocks[0], "g",
+                                        make_gradient(NULL, 0, NAMES_C, NAMES_P, TA_CPU)),
+                 MTS_SUCCESS);
+    CHECK_STATUS(mts_block_add_gradient(blocks[1], "g",
+                                        make_gradient(NULL, 0, NAMES_D, NAMES_P, TA_CPU)),
+                 MTS_SUCCESS);
+    CHECK_INVALID_MAP(keys, blocks, GRADIENTS_MESSAGE);
+    /* nested gradients differ */
+    blocks[0] = simple_block(0, NULL);
+    blocks[1] = simple_block(1, NULL);
+    for (int i = 0; i < 2; i++) {
+        CHECK_STATUS(mts_block_add_gradient(blocks[i], "g",
+                                            make_gradient(NULL, 0, NULL, NAMES_P, TA_CPU)),
+                     MTS_SUCCESS);
+    }
+    mts_block_t *gradient = NULL;
+    CHECK_STATUS(mts_block_gradient(blocks[1], "g", &gradient), MTS_SUCCESS);
+    CHECK_STATUS(mts_block_add_gradient(gradient, "n",
+                                        make_gradient(NULL, 0, NULL, NAMES_P, TA_CPU)),
+                 MTS_SUCCESS);
+    CHECK_INVALID_MAP(keys, blocks, GRADIENTS_MESSAGE);
+    /* the same nested gradients are fine */
+    blocks[0] = simple_block(0, NULL);
+    blocks[1] = simple_block(1, NULL);
+    for (int i = 0; i < 2; i++) {
+        CHECK_STATUS(mts_block_add_gradient(blocks[i], "g",
+                                            make_gradient(NULL, 0, NULL, NAMES_P, TA_CPU)),
+                     MTS_SUCCESS);
+        CHECK_STATUS(mts_block_gradient(blocks[i], "g", &gradient), MTS_SUCCESS);
+        CHECK_STATUS(mts_block_add_gradient(gradient, "n",
+                                            make_gradient(NULL, 0, NULL, NAMES_P, TA_CPU)),
+                     MTS_SUCCESS);
+    }
+    mts_tensormap_t *tensor = mts_tensormap(keys, blocks, 2);
+    CHECK(tensor != NULL);
+    mts_tensormap_free(tensor);
+
+    /* the keys gained no reference from the failures */
+    mts_labels_free(keys);
+    CHECK_INT_EQ(ta_calls(keys_array, TA_DESTROY), 1);
+    mts_labels_free(keys1);
+    mts_labels_free(keys3);
+    mts_labels_free(cuda_keys);
+    mts_labels_free(x);
+    mts_labels_free(p);
+    mts_labels_free(c);
+    mts_labels_free(d);
+    mts_labels_free(sg);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* ------------------------------------------------------------------------ */
+/* info                                                                     */
+
+static void check_info_keys_(const mts_tensormap_t *tensor, const char *const *expected,
+                             uintptr_t count, int line) {
+    const char *const *keys = (const char *const *)&keys;
+    uintptr_t got = 12345;
+    mts_status_t status = mts_tensormap_info_keys(tensor, &keys, &got);
+    int ok = status == MTS_SUCCESS && got == count;
+    if (ok && count == 0) {
+        ok = keys == NULL;
+    }
+    for (uintptr_t i = 0; ok && i < count; i++) {
+        ok = keys[i] != NULL && strcmp(keys[i], expected[i]) == 0;
+    }
+    if (!ok) {
+        fprintf(stderr, "test_tensormap.c:%d: info keys (status %d, count %zu):", line,
+                (int)status, (size_t)got);
+        for (uintptr_t i = 0; status == MTS_SUCCESS && keys != NULL && i < got; i++) {
+            fprintf(stderr, " '%s'", keys[i]);
+        }
+        fprintf(stderr, "\n");
+    }
+    check_record_(ok, __FILE__, line, "check_info_keys");
+}
+#define CHECK_INFO_KEYS(tensor, expected, count) \
+    check_info_keys_((tensor), (expected), (count), __LINE__)
+
+static const char *get_info(const mts_tensormap_t *tensor, const char *key) {
+    const char *value = (const char *)&value;
+    if (mts_tensormap_get_info(tensor, key, &value) != MTS_SUCCESS) {
+        return "<error>";
+    }
+    return value;
+}
+
+static mts_tensormap_t *simple_tensor(struct test_array **values_out) {
+    const mts_labels_t *keys = range(NAMES_K, 2);
+    mts_block_t *blocks[2] = {simple_block(1.0, values_out != NULL ? &values_out[0] : NULL),
+                              simple_block(2.0, values_out != NULL ? &values_out[1] : NULL)};
+    mts_tensormap_t *tensor = mts_tensormap(keys, blocks, 2);
+    CHECK(tensor != NULL);
+    mts_labels_free(keys);
+    return tensor;
+}
+
+static void test_info(void) {
+    long live = ta_live();
+    mts_tensormap_t *tensor = simple_tensor(NULL);
+    CHECK_INFO_KEYS(tensor, NULL, 0);
+    const char *value = (const char *)&value;
+    CHECK_STATUS(mts_tensormap_get_info(tensor, "missing", &value), MTS_SUCCESS);
+    CHECK(value == NULL);
+
+    CHECK_STATUS(mts_tensormap_set_info(tensor, "zeta", "last letter"), MTS_SUCCESS);
+    CHECK_STATUS(mts_tensormap_set_info(tensor, "alpha", "first letter"), MTS_SUCCESS);
+    CHECK_STATUS(mts_tensormap_set_info(tensor, "", "empty key"), MTS_SUCCESS);
+    CHECK_STATUS(mts_tensormap_set_info(tensor, "not a name!", ""), MTS_SUCCESS);
+    static const char *const order[] = {"zeta", "alpha", "", "not a name!"};
+    CHECK_INFO_KEYS(tensor, order, 4);
+    CHECK_STR_EQ(get_info(tensor, "zeta"), "last letter");
+    CHECK_STR_EQ(get_info(tensor, "alpha"), "first letter");
+    CHECK_STR_EQ(get_info(tensor, ""), "empty key");
+    CHECK_STR_EQ(get_info(tensor, "not a name!"), "");
+    value = (const char *)&value;
+    CHECK_STATUS(mts_tensormap_get_info(tensor, "Zeta", &value), MTS_SUCCESS);
+    CHECK(value == NULL);
+
+    /* the value pointer is stable while its key is not set again */
+    const char *alpha = get_info(tensor, "alpha");
+    CHECK(get_info(tensor, "alpha") == alpha);
+    CHECK_STATUS(mts_tensormap_set_info(tensor, "beta", "second"), MTS_SUCCESS);
+    CHECK_STR_EQ(alpha, "first letter");
+
+    /* the keys list is valid until a new key is added; overwriting keeps
+     * the position */
+    const char *const *keys = NULL;
+    uintptr_t count = 0;
+    CHECK_STATUS(mts_tensormap_info_keys(tensor, &keys, &count), MTS_SUCCESS);
+    CHECK_STATUS(mts_tensormap_set_info(tensor, "zeta", "overwritten"), MTS_SUCCESS);
+    CHECK_INT_EQ(count, 5);
+    if (count == 5) {
+        CHECK_STR_EQ(keys[0], "zeta");
+        CHECK_STR_EQ(keys[4], "beta");
+    }
+    static const char *const order2[] = {"zeta", "alpha", "", "not a name!", "beta"};
+    CHECK_INFO_KEYS(tensor, order2, 5);
+    CHECK_STR_EQ(get_info(tensor, "zeta"), "overwritten");
+    CHECK_STR_EQ(alpha, "first letter");
+
+    /* the strings are copied */
+    char key[8] = "mine";
+    char text[8] = "value";
+    CHECK_STATUS(mts_tensormap_set_info(tensor, key, text), MTS_SUCCESS);
+    key[0] = 'M';
+    text[0] = 'V';
+    CHECK_STR_EQ(get_info(tensor, "mine"), "value");
+
+    /* keys must be UTF-8, values are raw bytes */
+    CHECK_ERROR(mts_tensormap_set_info(tensor, "\xff", "v"), MTS_INVALID_PARAMETER_ERROR,
+                INVALID "Invalid UTF-8 in key: invalid utf-8 sequence of 1 bytes from index 0");
+    CHECK_ERROR(mts_tensormap_set_info(tensor, "ab\xc3", "v"), MTS_INVALID_PARAMETER_ERROR,
+                INVALID "Invalid UTF-8 in key: incomplete utf-8 byte sequence from index 2");
+    CHECK_ERROR(mts_tensormap_get_info(tensor, "\xff", &value), MTS_INVALID_PARAMETER_ERROR,
+                INVALID "Invalid UTF-8 in key: invalid utf-8 sequence of 1 bytes from index 0");
+    CHECK_STATUS(mts_tensormap_set_info(tensor, "bytes", "\xff\xfe"), MTS_SUCCESS);
+    CHECK_STR_EQ(get_info(tensor, "bytes"), "\xff\xfe");
+    CHECK_STATUS(mts_tensormap_set_info(tensor, "\xc3\xa9t\xc3\xa9", "summer"), MTS_SUCCESS);
+    CHECK_STR_EQ(get_info(tensor, "\xc3\xa9t\xc3\xa9"), "summer");
+    static const char *const order3[] = {"zeta", "alpha", "", "not a name!", "beta", "mine",
+                                         "bytes", "\xc3\xa9t\xc3\xa9"};
+    CHECK_INFO_KEYS(tensor, order3, 8);
+
+    /* NULL arguments */
+    CHECK_NULL_ARG(mts_tensormap_set_info(NULL, "k", "v"), "tensor");
+    CHECK_NULL_ARG(mts_tensormap_set_info(tensor, NULL, "v"), "key");
+    CHECK_NULL_ARG(mts_tensormap_set_info(tensor, "k", NULL), "value");
+    CHECK_NULL_ARG(mts_tensormap_get_info(NULL, "k", &value), "tensor");
+    CHECK_NULL_ARG(mts_tensormap_get_info(tensor, NULL, &value), "key");
+    CHECK_NULL_ARG(mts_tensormap_get_info(tensor, "k", NULL), "value");
+    CHECK_NULL_ARG(mts_tensormap_info_keys(NULL, &keys, &count), "tensor");
+    CHECK_NULL_ARG(mts_tensormap_info_keys(tensor, NULL, &count), "keys");
+    CHECK_NULL_ARG(mts_tensormap_info_keys(tensor, &keys, NULL), "keys_count");
+    CHECK_INFO_KEYS(tensor, order3, 8);
+
+    /* a copy keeps the order and has its own strings */
+    mts_tensormap_t *copy = mts_tensormap_copy(tensor);
+    CHECK(copy != NULL);
+    CHECK_INFO_KEYS(copy, order3, 8);
+    CHECK(get_info(copy, "alpha") != alpha);
+    CHECK_STR_EQ(get_info(copy, "alpha"), "first letter");
+    CHECK_STATUS(mts_tensormap_set_info(copy, "alpha", "changed"), MTS_SUCCESS);
+    CHECK_STR_EQ(get_info(tensor, "alpha"), "first letter");
+    mts_tensormap_free(tensor);
+    CHECK_STR_EQ(get_info(copy, "zeta"), "overwritten");
+    mts_tensormap_free(copy);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* ------------------------------------------------------------------------ */
+/* accessors and copies                                                     */
+
+static void test_device_and_dtype(void) {
+    long live = ta_live();
+    struct test_array *values[2];
+    const mts_labels_t *keys = range_from(NAMES_K, 0, 2, CUDA1);
+    mts_block_t *blocks[2] = {make_block(3, NULL, 0, NAMES_P, 2, 0, CUDA1, &values[0]),
+                              make_block(3, NULL, 0, NAMES_P, 2, 0, CUDA1, &values[1])};
+    mts_tensormap_t *tensor = mts_tensormap(keys, blocks, 2);
+    CHECK(tensor != NULL);
+    int device_calls[2] = {ta_calls(values[0], TA_DEVICE), ta_calls(values[1], TA_DEVICE)};
+    int dtype_calls[2] = {ta_calls(values[0], TA_DTYPE), ta_calls(values[1], TA_DTYPE)};
+    DLDevice device = TA_CPU;
+    CHECK_STATUS(mts_tensormap_device(tensor, &device), MTS_SUCCESS);
+    CHECK(device_eq(device, CUDA1));
+    DLDataType dtype = TA_INT32;
+    CHECK_STATUS(mts_tensormap_dtype(tensor, &dtype), MTS_SUCCESS);
+    CHECK(ta_dtype_eq(dtype, TA_FLOAT64));
+    /* taken from block 0 */
+    CHECK_INT_EQ(ta_calls(values[0], TA_DEVICE), device_calls[0] + 1);
+    CHECK_INT_EQ(ta_calls(values[1], TA_DEVICE), device_calls[1]);
+    CHECK_INT_EQ(ta_calls(values[0], TA_DTYPE), dtype_calls[0] + 1);
+    CHECK_INT_EQ(ta_calls(values[1], TA_DTYPE), dtype_calls[1]);
+    values[0]->dtype.bits = 32;
+    CHECK_STATUS(mts_tensormap_dtype(tensor, &dtype), MTS_SUCCESS);
+    CHECK_INT_EQ(dtype.bits, 32);
+    values[0]->dtype = TA_FLOAT64;
+
+    ta_set_fail(values[0], TA_DEVICE, 8, NULL);
+    CHECK_STATUS(mts_tensormap_device(tensor, &device), MTS_CALLBACK_ERROR);
+    CHECK_STR_EQ(last_message(),
+                 "calling mts_array_t.device failed: test array: device failed on purpose");
+    CHECK_STR_EQ(last_error().origin, TA_ERROR_ORIGIN);
+    ta_set_fail(values[0], TA_DTYPE, 8, NULL);
+    CHECK_STATUS(mts_tensormap_dtype(tensor, &dtype), MTS_CALLBACK_ERROR);
+    CHECK_STR_EQ(last_message(),
+                 "calling mts_array_t.dtype failed: test array: dtype failed on purpose");
+    ta_set_fail(values[0], TA_NONE, MTS_SUCCESS, NULL);
+    clear_error();
+
+    CHECK_NULL_ARG(mts_tensormap_device(NULL, &device), "tensor");
+    CHECK_NULL_ARG(mts_tensormap_device(tensor, NULL), "device");
+    CHECK_NULL_ARG(mts_tensormap_dtype(NULL, &dtype), "tensor");
+    CHECK_NULL_ARG(mts_tensormap_dtype(tensor, NULL), "dtype");
+    CHECK_NULL_ARG_PTR(mts_tensormap_keys(NULL), "tensor");
+
+    mts_tensormap_free(tensor);
+    mts_labels_free(keys);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+static void test_copy(void) {
+    long live = ta_live();
+    const mts_labels_t *keys = range_from(NAMES_K, 0, 2, CUDA0);
+    struct test_array *values[2];
+    mts_block_t *blocks[2] = {make_block(3, NULL, 0, NAMES_P, 2, 1.0, CUDA0, &values[0]),
+                              make_block(3, NULL, 0, NAMES_P, 2, 2.0, CUDA0, &values[1])};
+    struct test_array *gradient_values[2];
+    for (int i = 0; i < 2; i++) {
+        mts_block_t *gradient = make_gradient(NULL, 0, NULL, NAMES_P, CUDA0);
+        gradient_values[i] = block_array(gradient);
+        CHECK_STATUS(mts_block_add_gradient(blocks[i], "g", gradient), MTS_SUCCESS);
+    }
+    mts_tensormap_t *tensor = mts_tensormap(keys, blocks, 2);
+    CHECK(tensor != NULL);
+    mts_tensormap_set_info(tensor, "b", "1");
+    mts_tensormap_set_info(tensor, "a", "2");
+
+    long copies = ta_total_calls(TA_COPY);
+    mts_tensormap_t *copy = mts_tensormap_copy(tensor);
+    CHECK(copy != NULL && copy != tensor);
+    CHECK_INT_EQ(ta_total_calls(TA_COPY), copies + 4);
+    const mts_labels_t *got = mts_tensormap_keys(copy);
+    CHECK(got == keys);
+    mts_labels_free(got);
+    static const char *const order[] = {"b", "a"};
+    CHECK_INFO_KEYS(copy, order, 2);
+    for (uintptr_t i = 0; i < 2; i++) {
+        mts_block_t *block = block_at(copy, i);
+        CHECK(block != NULL && block != block_at(tensor, i));
+        struct test_array *array = block_array(block);
+        CHECK(array != NULL && array->created_by == TA_COPY && array->created_from == values[i]);
+        CHECK(device_eq(values[i]->last_copy_device, CUDA0));
+        if (array != NULL) {
+            CHECK(device_eq(array->device, CUDA0));
+            CHECK(ta_f64_at(array, 0) == 1.0 + (double)i);
+        }
+        mts_block_t *gradient = NULL;
+        CHECK_STATUS(mts_block_gradient(block, "g", &gradient), MTS_SUCCESS);
+        array = block_array(gradient);
+        CHECK(array != NULL && array->created_from == gradient_values[i]);
+        /* the labels are shared */
+        const mts_labels_t *a = mts_block_labels(block, 0);
+        const mts_labels_t *b = mts_block_labels(block_at(tensor, i), 0);
+        CHECK(a == b);
+        mts_labels_free(a);
+        mts_labels_free(b);
+    }
+
+    /* a failing copy: NULL, the copies already made are destroyed */
+    long before = ta_live();
+    ta_set_fail(gradient_values[1], TA_COPY, MTS_CALLBACK_ERROR, "no copy today");
+    clear_error();
+    CHECK(mts_tensormap_copy(tensor) == NULL);
+    CHECK_STR_EQ(last_message(), "calling mts_array_t.copy failed: no copy today");
+    CHECK_STR_EQ(last_error().origin, TA_ERROR_ORIGIN);
+    struct ta_error_data *data = last_error().data;
+    CHECK(data != NULL && data->magic == TA_ERROR_MAGIC && data->array == gradient_values[1]);
+    CHECK_INT_EQ(ta_live(), before);
+    ta_set_fail(gradient_values[1], TA_NONE, MTS_SUCCESS, NULL);
+    clear_error();
+
+    CHECK_NULL_ARG_PTR(mts_tensormap_copy(NULL), "tensor");
+
+    mts_tensormap_free(tensor);
+    mts_labels_free(keys);
+    /* the copy lives on */
+    got = mts_tensormap_keys(copy);
+    CHECK(got == keys);
+    static const int32_t expected_keys[] = {0, 1};
+    CHECK_LABELS(got, NAMES_K, 1, expected_keys, 2);
+    mts_labels_free(got);
+    mts_tensormap_free(copy);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* ------------------------------------------------------------------------ */
+/* components_to_properties                                                 */
+
+/* a block with samples s = (0, 1), components a = (0, 1) and b = (5, 6, 7),
+ * properties p = (10, 20) and values old[s][a][b][p] = 1000 s + 100 a + 10 b
+ * + p / 10, with a gradient "g" whose components are x = (0, 1), a, b */
+static mts_block_t *components_block(struct test_array **values_out,
+                                     struct test_array **gradient_out) {
+    static const int32_t a_values[] = {0, 1};
+    static const int32_t b_values[] = {5, 6, 7};
+    static const int32_t p_values[] = {10, 20};
+    const mts_labels_t *s = range(NAMES_S, 2);
+    const mts_labels_t *a = ta_labels(NAMES_A, 1, a_values, 2);
+    const mts_labels_t *b = ta_labels(NAMES_B, 1, b_values, 3);
+    const mts_labels_t *x = range(NAMES_X, 2);
+    const mts_labels_t *p = ta_labels(NAMES_P, 1, p_values, 2);
+    uintptr_t shape[4] = {2, 2, 3, 2};
+    struct test_array *values = ta_new_f64(NULL, shape, 4);
+    for (int i = 0; i < 24; i++) {
+        int ps = i % 2, bs = (i / 2) % 3, as = (i / 6) % 2, ss = i / 12;
+        ((double *)values->data)[i] = 1000 * ss + 100 * as + 10 * (5 + bs) + p_values[ps] / 10;
+    }
+    const mts_labels_t *components[2] = {a, b};
+    mts_block_t *block = mts_block(ta_mts(values), s, components, 2, p);
+    CHECK(block != NULL);
+
+    static const int32_t gradient_rows[] = {1, 3};
+    const mts_labels_t *gs = ta_labels(NAMES_SAMPLE_G, 2, gradient_rows, 1);
+    uintptr_t gradient_shape[5] = {1, 2, 2, 3, 2};
+    struct test_array *gradient_values = ta_new_f64(NULL, gradient_shape, 5);
+    for (int i = 0; i < 24; i++) {
+        ((double *)gradient_values->data)[i] = i;
+    }
+    const mts_labels_t *gradient_components[3] = {x, a, b};
+    mts_block_t *gradient = mts_block(ta_mts(gradient_values), gs, gradient_components, 3, p);
+    CHECK(gradient != NULL);
+    CHECK_STATUS(mts_block_add_gradient(block, "g", gradient), MTS_SUCCESS);
+    if (values_out != NULL) {
+        *values_out = values;
+    }
+    if (gradient_out != NULL) {
+        *gradient_out = gradient_values;
+    }
+    mts_labels_free(s);
+    mts_labels_free(a);
+    mts_labels_free(b);
+    mts_labels_free(x);
+    mts_labels_free(p);
+    mts_labels_free(gs);
+    return block;
+}
+
+static void test_components_to_properties(void) {
+    long live = ta_live();
+    const mts_labels_t *keys = range(NAMES_K, 1);
+    struct test_array *values = NULL, *gradient_values = NULL;
+    mts_block_t *blocks[1] = {components_block(&values, &gradient_values)};
+    mts_tensormap_t *tensor = mts_tensormap(keys, blocks, 1);
+    CHECK(tensor != NULL);
+    mts_tensormap_set_info(tensor, "z", "1");
+    mts_tensormap_set_info(tensor, "y", "2");
+
+    /* move "a": properties (a, p), component b left */
+    const char *move_a[] = {"a"};
+    long copies = ta_total_calls(TA_COPY);
+    mts_tensormap_t *result = mts_tensormap_components_to_properties(tensor, move_a, 1);
+    CHECK(result != NULL);
+    /* the values and the gradient were copied, then changed */
+    CHECK_INT_EQ(ta_total_calls(TA_COPY), copies + 2);
+    CHECK_INT_EQ(ta_calls(values, TA_SWAP_AXES), 0);
+    CHECK_INT_EQ(ta_calls(values, TA_RESHAPE), 0);
+    static const char *const order[] = {"z", "y"};
+    CHECK_INFO_KEYS(result, order, 2);
+    const mts_labels_t *got = mts_tensormap_keys(result);
+    CHECK(got == keys);
+    mts_labels_free(got);
+    mts_block_t *block = block_at(result, 0);
+    static const int32_t samples[] = {0, 1};
+    static const int32_t b_values[] = {5, 6, 7};
+    static const char *const names_a_p[] = {"a", "p"};
+    static const int32_t a_p[] = {0, 10, 0, 20, 1, 10, 1, 20};
+    CHECK_BLOCK_LABELS(block, 0, NAMES_S, 1, samples, 2);
+    CHECK_BLOCK_LABELS(block, 1, NAMES_B, 1, b_values, 3);
+    CHECK_BLOCK_LABELS(block, 2, names_a_p, 2, a_p, 4);
+    CHECK(mts_block_labels(block, 3) == NULL);
+    struct test_array *array = block_array(block);
+    CHECK(array != NULL && array->created_by == TA_COPY && array->created_from == values);
+    if (array != NULL) {
+        CHECK_INT_EQ(ta_calls(array, TA_SWAP_AXES), 1);
+        CHECK_INT_EQ(ta_calls(array, TA_RESHAPE), 1);
+    }
+    /* new[s][b][a * 2 + p] = old[s][a][b][p] */
+    double expected[24];
+    for (int s = 0; s < 2; s++) {
+        for (int b = 0; b < 3; b++) {
+            for (int a = 0; a < 2; a++) {
+                for (int p = 0; p < 2; p++) {
+                    expected[((s * 3) + b) * 4 + a * 2 + p] =
+                        1000 * s + 100 * a + 10 * (5 + b) + (p == 0 ? 1 : 2);
+                }
+            }
+        }
+    }
+    static const uintptr_t shape_a[] = {2, 3, 4};
+    CHECK_ARRAY(array, shape_a, expected);
+    /* the gradient too: components x, b, properties (a, p) */
+    mts_block_t *gradient = NULL;
+    CHECK_STATUS(mts_block_gradient(block, "g", &gradient), MTS_SUCCESS);
+    static const int32_t x_values[] = {0, 1};
+    CHECK_BLOCK_LABELS(gradient, 1, NAMES_X, 1, x_values, 2);
+    CHECK_BLOCK_LABELS(gradient, 2, NAMES_B, 1, b_values, 3);
+    CHECK_BLOCK_LABELS(gradient, 3, names_a_p, 2, a_p, 4);
+    array = block_array(gradient);
+    CHECK(array != NULL && array->created_from == gradient_values);
+    /* new[0][x][b][a * 2 + p] = old[0][x][a][b][p] = x*12 + a*6 + b*2 + p */
+    double expected_gradient[24];
+    for (int x = 0; x < 2; x++) {
+        for (int b = 0; b < 3; b++) {
+            for (int a = 0; a < 2; a++) {
+                for (int p = 0; p < 2; p++) {
+                    expected_gradient[(x * 3 + b) * 4 + a * 2 + p] = x * 12 + a * 6 + b * 2 + p;
+                }
+            }
+        }
+    }
+    static const uintptr_t gradient_shape_a[] = {1, 2, 3, 4};
+    CHECK_ARRAY(array, gradient_shape_a, expected_gradient);
+    mts_tensormap_free(result);
+
+    /* move "a" then "b": each is put first, so the properties are (b, a, p) */
+    const char *move_ab[] = {"a", "b"};
+    result = mts_tensormap_components_to_properties(tensor, move_ab, 2);
+    CHECK(result != NULL);
+    block = block_at(result, 0);
+    static const char *const names_b_a_p[] = {"b", "a", "p"};
+    int32_t b_a_p[36];
+    for (int b = 0; b < 3; b++) {
+        for (int i = 0; i < 4; i++) {
+            b_a_p[(b * 4 + i) * 3] = 5 + b;
+            b_a_p[(b * 4 + i) * 3 + 1] = a_p[2 * i];
+            b_a_p[(b * 4 + i) * 3 + 2] = a_p[2 * i + 1];
+        }
+    }
+    CHECK_BLOCK_LABELS(block, 1, names_b_a_p, 3, b_a_p, 12);
+    CHECK(mts_block_labels(block, 2) == NULL);
+    /* new[s][b * 4 + a * 2 + p] = old[s][a][b][p] */
+    static const uintptr_t shape_ab[] = {2, 12};
+    CHECK_ARRAY(block_array(block), shape_ab, expected);
+    CHECK_STATUS(mts_block_gradient(block, "g", &gradient), MTS_SUCCESS);
+    CHECK_BLOCK_LABELS(gradient, 2, names_b_a_p, 3, b_a_p, 12);
+    mts_tensormap_free(result);
+
+    /* move "b" then "a": properties (a, b, p) */
+    const char *move_ba[] = {"b", "a"};
+    result = mts_tensormap_components_to_properties(tensor, move_ba, 2);
+    CHECK(result != NULL);
+    block = block_at(result, 0);
+    static const char *const names_a_b_p[] = {"a", "b", "p"};
+    int32_t a_b_p[36];
+    for (int a = 0; a < 2; a++) {
+        for (int b = 0; b < 3; b++) {
+            for (int p = 0; p < 2; p++) {
+                int row = (a * 3 + b) * 2 + p;
+                a_b_p[row * 3] = a;
+                a_b_p[row * 3 + 1] = 5 + b;
+                a_b_p[row * 3 + 2] = p == 0 ? 10 : 20;
+            }
+        }
+    }
+    CHECK_BLOCK_LABELS(block, 1, names_a_b_p, 3, a_b_p, 12);
+    /* the same order as the original values */
+    double original[24];
+    for (int i = 0; i < 24; i++) {
+        original[i] = ta_f64_at(values, (size_t)i);
+    }
+    CHECK_ARRAY(block_array(block), shape_ab, original);
+    mts_tensormap_free(result);
+
+    /* errors: the copy made is dropped */
+    long before = ta_live();
+    const char *missing[] = {"a", "zz"};
+    CHECK_NULL_ERROR(mts_tensormap_components_to_properties(tensor, missing, 2),
+                     INVALID "unable to find 'zz' in the components ");
+    const char *twice[] = {"a", "a"};
+    CHECK_NULL_ERROR(mts_tensormap_components_to_properties(tensor, twice, 2),
+                     INVALID "unable to find 'a' in the components ");
+    const char *sample[] = {"s"};
+    CHECK_NULL_ERROR(mts_tensormap_components_to_properties(tensor, sample, 1),
+                     INVALID "unable to find 's' in the components ");
+    CHECK_INT_EQ(ta_live(), before);
+
+    CHECK_NULL_ARG_PTR(mts_tensormap_components_to_properties(NULL, move_a, 1), "tensor");
+    CHECK_NULL_ARG_PTR(mts_tensormap_components_to_properties(tensor, NULL, 1), "dimensions");
+    CHECK_NULL_ARG_PTR(mts_tensormap_components_to_properties(tensor, NULL, 0), "dimensions");
+    const char *null_entry[] = {"a", NULL};
+    CHECK_NULL_ARG_PTR(mts_tensormap_components_to_properties(tensor, null_entry, 2),
+                       "dimension");
+    set_stale_error();
+    CHECK(mts_tensormap_components_to_properties(tensor, move_a, 0) == NULL);
+#ifdef MTS_TEST_REFERENCE
+    CHECK_STR_EQ(last_message(), INTERNAL_PREFIX "assertion failed: dimensions_count != 0");
+#else
+    CHECK_STR_PREFIX(last_message(), INVALID);
+#endif
+    CHECK_INT_EQ(ta_live(), before);
+
+    /* failing callbacks on the copies: the callback's record, prefixed */
+    values->children_fail_member = TA_SWAP_AXES;
+    values->fail_status = MTS_CALLBACK_ERROR;
+    values->fail_sets_error = 1;
+    snprintf(values->fail_message, sizeof(values->fail_message), "no swap today");
+    clear_error();
+    CHECK(mts_tensormap_components_to_properties(tensor, move_a, 1) == NULL);
+    CHECK_STR_EQ(last_message(), "calling mts_array_t.swap_axes failed: no swap today");
+    CHECK_STR_EQ(last_error().origin, TA_ERROR_ORIGIN);
+    CHECK_INT_EQ(ta_live(), before);
+    values->children_fail_member = TA_RESHAPE;
+    CHECK(mts_tensormap_components_to_properties(tensor, move_a, 1) == NULL);
+    CHECK_STR_EQ(last_message(), "calling mts_array_t.reshape failed: no swap today");
+    CHECK_INT_EQ(ta_live(), before);
+    values->children_fail_member = TA_NONE;
+    ta_set_fail(gradient_values, TA_COPY, MTS_CALLBACK_ERROR, NULL);
+    CHECK(mts_tensormap_components_to_properties(tensor, move_a, 1) == NULL);
+    CHECK_STR_EQ(last_message(),
+                 "calling mts_array_t.copy failed: test array: copy failed on purpose");
+    CHECK_INT_EQ(ta_live(), before);
+    ta_set_fail(gradient_values, TA_NONE, MTS_SUCCESS, NULL);
+    clear_error();
+
+    /* the input is unchanged */
+    block = block_at(tensor, 0);
+    CHECK(block_array(block) == values);
+    static const int32_t p_values[] = {10, 20};
+    CHECK_BLOCK_LABELS(block, 3, NAMES_P, 1, p_values, 2);
+    CHECK_INT_EQ(values->ndim, 4);
+
+    mts_tensormap_free(tensor);
+    mts_labels_free(keys);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* nested gradients are transformed too, and every block of the map */
+static void test_components_to_properties_nested(void) {
+    long live = ta_live();
+    const mts_labels_t *keys = range(NAMES_K, 2);
+    mts_block_t *blocks[2];
+    struct test_array *nested_values[2];
+    for (int i = 0; i < 2; i++) {
+        blocks[i] = make_block(2, NAMES_C, 3, NAMES_P, 2, 1.0 + i, TA_CPU, NULL);
+        static const int32_t rows[] = {0, 0};
+        const mts_labels_t *gs = ta_labels(NAMES_SAMPLE_G, 2, rows, 1);
+        const mts_labels_t *c = range(NAMES_C, 3);
+        const mts_labels_t *p = range(NAMES_P, 2);
+        uintptr_t shape[3] = {1, 3, 2};
+        mts_block_t *gradient = mts_block(ta_mts(ta_new_f64_filled(shape, 3, 5.0)), gs, &c, 1, p);
+        mts_block_t *nested = mts_block(ta_mts(ta_new_f64_filled(shape, 3, 7.0)), gs, &c, 1, p);
+        nested_values[i] = block_array(nested);
+        CHECK_STATUS(mts_block_add_gradient(gradient, "n", nested), MTS_SUCCESS);
+        CHECK_STATUS(mts_block_add_gradient(blocks[i], "g", gradient), MTS_SUCCESS);
+        mts_labels_free(gs);
+        mts_labels_free(c);
+        mts_labels_free(p);
+    }
+    mts_tensormap_t *tensor = mts_tensormap(keys, blocks, 2);
+    CHECK(tensor != NULL);
+
+    const char *move_c[] = {"c"};
+    mts_tensormap_t *result = mts_tensormap_components_to_properties(tensor, move_c, 1);
+    CHECK(result != NULL);
+    static const char *const names_c_p[] = {"c", "p"};
+    static const int32_t c_p[] = {0, 0, 0, 1, 1, 0, 1, 1, 2, 0, 2, 1};
+    for (uintptr_t i = 0; i < 2; i++) {
+        mts_block_t *block = block_at(result, i);
+        CHECK_BLOCK_LABELS(block, 1, names_c_p, 2, c_p, 6);
+        mts_block_t *gradient = NULL, *nested = NULL;
+        CHECK_STATUS(mts_block_gradient(block, "g", &gradient), MTS_SUCCESS);
+        CHECK_BLOCK_LABELS(gradient, 1, names_c_p, 2, c_p, 6);
+        CHECK_STATUS(mts_block_gradient(gradient, "n", &nested), MTS_SUCCESS);
+        CHECK_BLOCK_LABELS(nested, 1, names_c_p, 2, c_p, 6);
+        struct test_array *array = block_array(nested);
+        CHECK(array != NULL && array->created_from == nested_values[i]);
+        static const uintptr_t shape[] = {1, 6};
+        static const double sevens[] = {7, 7, 7, 7, 7, 7};
+        CHECK_ARRAY(array, shape, sevens);
+        static const uintptr_t values_shape[] = {2, 6};
+        double filled[12];
+        for (int k = 0; k < 12; k++) {
+            filled[k] = 1.0 + (double)i;
+        }
+        CHECK_ARRAY(block_array(block), values_shape, filled);
+    }
+    mts_tensormap_free(result);
+    mts_tensormap_free(tensor);
+    mts_labels_free(keys);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* ------------------------------------------------------------------------ */
+
+int main(void) {
+    mts_disable_panic_printing();
+
+    test_create();
+    test_empty();
+    test_create_errors();
+    test_info();
+    test_device_and_dtype();
+    test_copy();
+    test_components_to_properties();
+    test_components_to_properties_nested();
+
+    clear_error();
+    CHECK_INT_EQ(ta_live(), 0);
+    CHECK_INT_EQ(atomic_load(&ta_stats.double_destroy), 0);
+    CHECK_INT_EQ(atomic_load(&ta_stats.out_not_zeroed), 0);
+    CHECK_INT_EQ(atomic_load(&ta_stats.error_data_created),
+                 atomic_load(&ta_stats.error_data_deleted));
+    CHECK_INT_EQ(ta_finish(), 0);
+
+    return check_summary();
+}
