@@ -1,5 +1,6 @@
 package main
 
+// #include <stdlib.h>
 // #include "mtsgo.h"
 import "C"
 
@@ -12,16 +13,40 @@ import (
 // cArray adapts a C caller's mts_array_t to core.Array. Every call goes through a generated
 // trampoline (Go can not call C function pointers itself).
 type cArray struct {
-	// raw is where the struct lives: in C memory when possible, as cgo checks every call's
-	// pointer into Go memory (walking the struct's members), else in its own Go allocation.
-	raw *C.struct_mts_array_t
+	// raw is where the struct lives, always in C memory: cgo checks every call's pointer into
+	// Go memory by walking the struct's thirteen pointer members, which costs more than the
+	// call. allocated says whether it is this cArray's own allocation, freed by Destroy.
+	raw       *C.struct_mts_array_t
+	allocated bool
 }
 
 var _ core.Array = (*cArray)(nil)
 
 // newCArray takes ownership of a caller's array.
 func newCArray(raw C.struct_mts_array_t) *cArray {
-	return &cArray{raw: &raw}
+	a := newEmptyCArray()
+	*a.raw = raw
+	return a
+}
+
+// newEmptyCArray allocates a zero-filled array struct, for a callback to fill.
+func newEmptyCArray() *cArray {
+	raw := (*C.struct_mts_array_t)(C.calloc(1, C.size_t(unsafe.Sizeof(C.struct_mts_array_t{}))))
+	if raw == nil {
+		panic(core.Errorf(core.InternalError, "out of memory allocating an array"))
+	}
+	return &cArray{raw: raw, allocated: true}
+}
+
+// filledBy runs a callback filling a new array: the array when it succeeds, nil (and the
+// struct freed) when it fails.
+func filledBy(fill func(created *C.struct_mts_array_t) C.mts_status_t) (*cArray, bool) {
+	created := newEmptyCArray()
+	if fill(created.raw) != C.MTS_SUCCESS {
+		C.free(unsafe.Pointer(created.raw))
+		return nil, false
+	}
+	return created, true
 }
 
 // cArrayAt takes ownership of a caller's array already stored in C memory, which must outlive
@@ -102,11 +127,13 @@ func (a *cArray) FromDLPack(tensor *core.Tensor) (core.Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	var created C.struct_mts_array_t
-	if C.mtsgo_array_from_dlpack(a.raw, managed, &created) != C.MTS_SUCCESS {
+	created, ok := filledBy(func(out *C.struct_mts_array_t) C.mts_status_t {
+		return C.mtsgo_array_from_dlpack(a.raw, managed, out)
+	})
+	if !ok {
 		return nil, failed("from_dlpack")
 	}
-	return newCArray(created), nil
+	return created, nil
 }
 
 func (a *cArray) Shape() ([]uintptr, error) {
@@ -157,22 +184,26 @@ func (a *cArray) Create(shape []uintptr, fill core.Array) (core.Array, error) {
 	}
 	view := *fillC.raw
 	view.destroy = nil // the callee borrows the fill value
-	var created C.struct_mts_array_t
-	if C.mtsgo_array_create(a.raw, sizesToC(shape), C.uintptr_t(len(shape)), view, &created) != C.MTS_SUCCESS {
+	created, ok := filledBy(func(out *C.struct_mts_array_t) C.mts_status_t {
+		return C.mtsgo_array_create(a.raw, sizesToC(shape), C.uintptr_t(len(shape)), view, out)
+	})
+	if !ok {
 		return nil, failed("create")
 	}
-	return newCArray(created), nil
+	return created, nil
 }
 
 func (a *cArray) Copy(device core.Device) (core.Array, error) {
 	if a.raw.copy == nil {
 		return nil, missing("copy")
 	}
-	var created C.struct_mts_array_t
-	if C.mtsgo_array_copy(a.raw, deviceToC(device), &created) != C.MTS_SUCCESS {
+	created, ok := filledBy(func(out *C.struct_mts_array_t) C.mts_status_t {
+		return C.mtsgo_array_copy(a.raw, deviceToC(device), out)
+	})
+	if !ok {
 		return nil, failed("copy")
 	}
-	return newCArray(created), nil
+	return created, nil
 }
 
 func (a *cArray) MoveData(input core.Array, movements []core.DataMovement) error {
@@ -194,8 +225,15 @@ func (a *cArray) MoveData(input core.Array, movements []core.DataMovement) error
 }
 
 func (a *cArray) Destroy() {
+	if a.raw == nil {
+		return
+	}
 	C.mtsgo_array_destroy(a.raw)
 	*a.raw = C.struct_mts_array_t{}
+	if a.allocated {
+		C.free(unsafe.Pointer(a.raw))
+		a.raw = nil
+	}
 }
 
 func sizesToC(shape []uintptr) *C.uintptr_t {

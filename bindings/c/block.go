@@ -5,7 +5,6 @@ package main
 import "C"
 
 import (
-	"runtime/cgo"
 	"sync"
 	"unicode/utf8"
 	"unsafe"
@@ -26,7 +25,7 @@ func blockRecordOf(block *core.Block) *C.struct_mts_block_t {
 		panic(core.Errorf(core.InternalError, "out of memory allocating a block record"))
 	}
 	record.record.magic = C.uint64_t(blockRecord)
-	record.record.handle = C.uintptr_t(cgo.NewHandle(block))
+	record.record.handle = C.uintptr_t(newHandle(block))
 	if !block.View().Attach(unsafe.Pointer(record)) {
 		// Another thread made one first (reading functions may run concurrently).
 		disposeBlockRecord(record)
@@ -38,7 +37,7 @@ func blockRecordOf(block *core.Block) *C.struct_mts_block_t {
 // disposeBlockRecord releases a block record and the lists it handed out.
 func disposeBlockRecord(record *C.struct_mts_block_t) {
 	record.record.magic = C.MTSGO_FREED_MAGIC
-	cgo.Handle(record.record.handle).Delete()
+	objectHandle(record.record.handle).Delete()
 	forgetGradientsList(record)
 	C.free(unsafe.Pointer(record))
 }
@@ -71,7 +70,7 @@ func labelsList(records **C.struct_mts_labels_t, count C.uintptr_t, what string)
 	result := make([]*core.ArrayLabels, count)
 	for i, record := range unsafe.Slice(records, count) {
 		if record == nil {
-			return nil, core.Errorf(core.InvalidParameterError, "got invalid NULL pointer for %s (entry %d)", what, i)
+			return nil, core.Errorf(core.InvalidParameterError, "got invalid NULL pointer for %s", what)
 		}
 		object, err := labelsOf(record)
 		if err != nil {

@@ -6,7 +6,6 @@ import "C"
 
 import (
 	"runtime"
-	"runtime/cgo"
 	"unsafe"
 
 	"github.com/metatensor-go/metatensor/internal/core"
@@ -16,7 +15,7 @@ import (
 // this struct. The shape lives in C memory, as C may keep the pointer while the array lives.
 type exportedArray struct {
 	array  core.Array
-	handle cgo.Handle
+	handle objectHandle
 	raw    C.struct_mts_array_t
 	shape  *C.uintptr_t
 }
@@ -34,7 +33,7 @@ func exportOwnedArray(array core.Array) C.struct_mts_array_t {
 
 func newExportedArray(array core.Array, owning bool) *exportedArray {
 	e := &exportedArray{array: array}
-	e.handle = cgo.NewHandle(e)
+	e.handle = newHandle(e)
 	flag := C.int(0)
 	if owning {
 		flag = 1
@@ -83,7 +82,7 @@ func (a *cHeldGoArray) Destroy() {
 }
 
 func exportedOf(handle C.uintptr_t) *exportedArray {
-	return cgo.Handle(handle).Value().(*exportedArray)
+	return objectHandle(handle).Value().(*exportedArray)
 }
 
 // goArrayCall runs one vtable member of an exported array, turning errors and panics into the
@@ -254,7 +253,7 @@ type sharedTensor struct {
 // C calls the deleter, which also releases the Go tensor.
 func tensorToCShared(tensor *core.Tensor) (*C.DLManagedTensorVersioned, error) {
 	shared := &sharedTensor{tensor: tensor}
-	handle := cgo.NewHandle(shared)
+	handle := newHandle(shared)
 	ndim := len(tensor.Shape)
 	managed := C.mtsgo_shared_tensor_new(C.int32_t(ndim), C.uintptr_t(handle))
 	if managed == nil {
@@ -291,7 +290,7 @@ func tensorToCShared(tensor *core.Tensor) (*C.DLManagedTensorVersioned, error) {
 //export mtsgo_shared_tensor_release
 func mtsgo_shared_tensor_release(handle C.uintptr_t) {
 	defer func() { recover() }() // a deleter has no way to report a failure
-	h := cgo.Handle(handle)
+	h := objectHandle(handle)
 	shared := h.Value().(*sharedTensor)
 	h.Delete()
 	shared.pinner.Unpin()

@@ -6,7 +6,6 @@ import "C"
 
 import (
 	"runtime"
-	"runtime/cgo"
 	"slices"
 	"sync"
 	"unsafe"
@@ -48,7 +47,7 @@ func fillLabelsRecord(record *C.struct_mts_labels_t, labels *core.ArrayLabels, c
 		object.publish(record, cpu)
 	}
 	record.record.magic = C.uint64_t(labelsRecord)
-	record.record.handle = C.uintptr_t(cgo.NewHandle(object))
+	record.record.handle = C.uintptr_t(newHandle(object))
 }
 
 // attachLabelsRecord makes record the labels' record, which must not have one yet.
@@ -160,9 +159,9 @@ func mtsgo_labels_release(record *C.struct_mts_labels_t) (status C.mts_status_t)
 
 // disposeLabelsRecord releases a labels record and everything C-side it holds.
 func disposeLabelsRecord(record *C.struct_mts_labels_t) {
-	object := cgo.Handle(record.record.handle).Value().(*labelsObject)
+	object := objectHandle(record.record.handle).Value().(*labelsObject)
 	record.record.magic = C.MTSGO_FREED_MAGIC
-	cgo.Handle(record.record.handle).Delete()
+	objectHandle(record.record.handle).Delete()
 	if object.exported != nil {
 		object.exported.release()
 	}

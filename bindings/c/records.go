@@ -5,7 +5,6 @@ package main
 import "C"
 
 import (
-	"runtime/cgo"
 	"unsafe"
 
 	"github.com/metatensor-go/metatensor/internal/core"
@@ -33,14 +32,14 @@ func (k recordKind) String() string {
 }
 
 // newRecord allocates the C record of a Go object: C keeps the record's address, the record
-// keeps a cgo.Handle, so the Go object is never seen by C and stays alive until freeRecord.
+// keeps an objectHandle, so the Go object is never seen by C and stays alive until freeRecord.
 func newRecord(kind recordKind, value any) *C.struct_mtsgo_record {
 	record := (*C.struct_mtsgo_record)(C.calloc(1, C.size_t(unsafe.Sizeof(C.struct_mtsgo_record{}))))
 	if record == nil {
 		panic(core.Errorf(core.InternalError, "out of memory allocating a %s record", kind))
 	}
 	record.magic = C.uint64_t(kind)
-	record.handle = C.uintptr_t(cgo.NewHandle(value))
+	record.handle = C.uintptr_t(newHandle(value))
 	return record
 }
 
@@ -50,7 +49,7 @@ func lookupRecord(record *C.struct_mtsgo_record, kind recordKind) (any, error) {
 	if recordKind(record.magic) != kind {
 		return nil, core.Errorf(core.InvalidParameterError, "this pointer is not a valid %s: it was freed or is of another type", kind)
 	}
-	return cgo.Handle(record.handle).Value(), nil
+	return objectHandle(record.handle).Value(), nil
 }
 
 // freeRecord drops the handle and releases the record. The magic number is cleared first so
@@ -60,7 +59,7 @@ func freeRecord(record *C.struct_mtsgo_record, kind recordKind) error {
 		return err
 	}
 	record.magic = C.MTSGO_FREED_MAGIC
-	cgo.Handle(record.handle).Delete()
+	objectHandle(record.handle).Delete()
 	C.free(unsafe.Pointer(record))
 	return nil
 }

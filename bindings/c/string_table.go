@@ -43,12 +43,12 @@ func stringsFromC(strings **C.char, count C.uintptr_t, what string) ([]string, e
 	result := make([]string, count)
 	for i, s := range unsafe.Slice(strings, count) {
 		if s == nil {
-			return nil, core.Errorf(core.InvalidParameterError, "got invalid NULL pointer for %s (entry %d)", what, i)
+			return nil, core.Errorf(core.InvalidParameterError, "got invalid NULL pointer for %s", what)
 		}
 		result[i] = C.GoString(s)
 		if !utf8.ValidString(result[i]) {
 			// A panic in the reference, hence the status.
-			return nil, core.Errorf(core.InternalError, "%s (entry %d) is not valid UTF-8", what, i)
+			return nil, core.Errorf(core.InternalError, "%s[%d] is not valid UTF-8", what, i)
 		}
 	}
 	return result, nil

@@ -5,7 +5,6 @@ package main
 import "C"
 
 import (
-	"runtime/cgo"
 	"unsafe"
 
 	"github.com/metatensor-go/metatensor/internal/core"
@@ -26,16 +25,16 @@ func newTensorMapRecord(tensor *core.TensorMap) *C.struct_mts_tensormap_t {
 		panic(core.Errorf(core.InternalError, "out of memory allocating a tensor map record"))
 	}
 	record.record.magic = C.uint64_t(tensorMapRecord)
-	record.record.handle = C.uintptr_t(cgo.NewHandle(&tensorMapObject{tensor: tensor}))
+	record.record.handle = C.uintptr_t(newHandle(&tensorMapObject{tensor: tensor}))
 	tensor.View().Attach(unsafe.Pointer(record))
 	return record
 }
 
 // disposeTensorMapRecord releases a tensor map record and the strings it handed out.
 func disposeTensorMapRecord(record *C.struct_mts_tensormap_t) {
-	object := cgo.Handle(record.record.handle).Value().(*tensorMapObject)
+	object := objectHandle(record.record.handle).Value().(*tensorMapObject)
 	record.record.magic = C.MTSGO_FREED_MAGIC
-	cgo.Handle(record.record.handle).Delete()
+	objectHandle(record.record.handle).Delete()
 	for _, value := range object.values {
 		C.free(unsafe.Pointer(value))
 	}

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Runs the same seeded random sequences of labels operations (labels_sequence.c) through the
-# reference library and ours, and fails when their transcripts differ.
+# Runs the same seeded random sequences through the reference library and ours, and fails when
+# their transcripts differ:
+#   - labels_sequence.c: labels operations;
+#   - tensor_sequence.c: block and tensor map operations (f64, f32, i32 and i64 data, gradients,
+#     components, empty blocks, unsorted samples), switched off with REFERENCE_COMPARE_TENSORS=0.
 #
 # usage: run.sh REF_INCLUDE REF_LIBDIR OUR_INCLUDE OUR_LIBDIR WORKDIR
 #
@@ -9,13 +12,17 @@
 #   WORKDIR                   where the programs and transcripts go
 #
 # Environment:
-#   LABELS_SEQUENCE_SEEDS  seeds to run (default "1 2 3 4 5")
-#   LABELS_SEQUENCE_COUNT  operations per seed (default 5000)
-#   CC                     C compiler (default cc)
+#   LABELS_SEQUENCE_SEEDS      seeds of the labels sequences (default "1 2 3 4 5")
+#   LABELS_SEQUENCE_COUNT      operations per labels seed (default 5000)
+#   REFERENCE_COMPARE_TENSORS  1 (default): also compare the tensor sequences; 0: labels only
+#   TENSOR_SEQUENCE_SEEDS      seeds of the tensor sequences (default "1 2 3 4 5")
+#   TENSOR_SEQUENCE_COUNT      operations per tensor seed (default 3000)
+#   CC                         C compiler (default cc)
 #
-# Before comparing, the reference's own transcripts are checked: the reference run twice with
-# the first seed gives the same transcript (the program is deterministic), every reference run
-# exits with 0, prints nothing on stderr, never returns status 255 (the sequence stays away
+# Before comparing, the reference's own transcripts are checked: the reference run twice gives
+# the same transcript (the first labels seed, and every tensor seed since the reference's
+# hash maps are seeded at random in each process), every reference run exits with 0, prints
+# nothing on stderr, never returns status 255 nor an internal error (the sequences stay away
 # from the reference's panics) and never flags an unexpected result.
 set -u
 
@@ -30,102 +37,161 @@ ref_libdir=$(cd "$2" && pwd) || exit 2
 our_include=$3
 our_libdir=$(cd "$4" && pwd) || exit 2
 work=$5
-seeds=${LABELS_SEQUENCE_SEEDS:-1 2 3 4 5}
-count=${LABELS_SEQUENCE_COUNT:-5000}
+labels_seeds=${LABELS_SEQUENCE_SEEDS:-1 2 3 4 5}
+labels_count=${LABELS_SEQUENCE_COUNT:-5000}
+tensors=${REFERENCE_COMPARE_TENSORS:-1}
+tensor_seeds=${TENSOR_SEQUENCE_SEEDS:-1 2 3 4 5}
+tensor_count=${TENSOR_SEQUENCE_COUNT:-3000}
 cc=${CC:-cc}
+
+case "$tensors" in
+0 | 1) ;;
+*)
+    echo "reference-compare: REFERENCE_COMPARE_TENSORS must be 0 or 1, got '$tensors'" >&2
+    exit 2
+    ;;
+esac
 
 mkdir -p "$work" || exit 2
 rm -f "$work"/*.txt "$work"/*.err "$work"/*.diff
 
-build() { # NAME INCLUDE LIBDIR
-    "$cc" -std=c11 -Wall -Wextra -Werror -I"$2" -I"$here/../../bindings/c/tests" \
-        -o "$work/labels_sequence-$1" "$here/labels_sequence.c" \
-        -L"$3" -lmetatensor -Wl,-rpath,"$3" -pthread
+build() { # PROGRAM NAME INCLUDE LIBDIR
+    "$cc" -std=c11 -Wall -Wextra -Werror -I"$3" -I"$here/../../bindings/c/tests" \
+        -o "$work/$1-$2" "$here/$1.c" \
+        -L"$4" -lmetatensor -Wl,-rpath,"$4" -pthread
 }
 
-build reference "$ref_include" "$ref_libdir" || { echo "reference-compare: build against the reference failed"; exit 1; }
-build ours "$our_include" "$our_libdir" || { echo "reference-compare: build against our library failed"; exit 1; }
+programs="labels_sequence"
+[ "$tensors" = 1 ] && programs="$programs tensor_sequence"
+for program in $programs; do
+    build "$program" reference "$ref_include" "$ref_libdir" ||
+        { echo "reference-compare: building $program against the reference failed"; exit 1; }
+    build "$program" ours "$our_include" "$our_libdir" ||
+        { echo "reference-compare: building $program against our library failed"; exit 1; }
+done
 
 # the reference does not print the panics it catches unless RUST_BACKTRACE is set
-run_reference() { # SEED OUTPUT
-    env -u RUST_BACKTRACE timeout 120 "$work/labels_sequence-reference" "$1" "$count" >"$2.txt" 2>"$2.err"
+run_reference() { # PROGRAM SEED COUNT OUTPUT
+    env -u RUST_BACKTRACE timeout 120 "$work/$1-reference" "$2" "$3" >"$4.txt" 2>"$4.err"
 }
 
-run_ours() { # SEED OUTPUT
-    timeout 120 "$work/labels_sequence-ours" "$1" "$count" >"$2.txt" 2>"$2.err"
+run_ours() { # PROGRAM SEED COUNT OUTPUT
+    timeout 120 "$work/$1-ours" "$2" "$3" >"$4.txt" 2>"$4.err"
 }
+
+# what makes a reference transcript unusable, besides exit code and stderr
+flags='UNEXPECTED\|CHANGED\|wrote-past-count\|BAD-\|result-not-NULL\|of the result failed'
 
 broken=0
 failed=0
-ops=0
-lines=0
-summary=""
+report=""
 
-first_seed=${seeds%% *}
-run_reference "$first_seed" "$work/determinism"
-determinism_rc=$?
+# compare PROGRAM "SEEDS" COUNT TWICE: TWICE is "first" (run the reference twice for the first
+# seed) or "all" (for every seed)
+compare() {
+    local program=$1 seeds=$2 count=$3 twice=$4
+    local prefix=${program%_sequence}
+    local first_seed=${seeds%% *}
+    local ops=0 lines=0 summary="" seed
+    for seed in $seeds; do
+        local ref="$work/$prefix-reference-$seed"
+        local ours="$work/$prefix-ours-$seed"
 
-for seed in $seeds; do
-    ref="$work/reference-$seed"
-    ours="$work/ours-$seed"
-
-    run_reference "$seed" "$ref"
-    ref_rc=$?
-    problems=""
-    [ $ref_rc -eq 0 ] || problems="$problems exit code $ref_rc;"
-    [ -s "$ref.err" ] && problems="$problems wrote to stderr;"
-    grep -q 'status=255' "$ref.txt" && problems="$problems status 255 (a panic);"
-    grep -q 'UNEXPECTED\|CHANGED\|wrote-past-count\|BAD-values\|result-not-NULL\|of the result failed' "$ref.txt" &&
-        problems="$problems flagged results;"
-    grep -q '^arrays: ok$' "$ref.txt" || problems="$problems no 'arrays: ok';"
-    if [ "$seed" = "$first_seed" ]; then
-        if [ $determinism_rc -ne $ref_rc ] || ! cmp -s "$work/determinism.txt" "$ref.txt"; then
-            problems="$problems two runs gave different transcripts;"
+        run_reference "$program" "$seed" "$count" "$ref"
+        local ref_rc=$?
+        local problems=""
+        [ $ref_rc -eq 0 ] || problems="$problems exit code $ref_rc;"
+        [ -s "$ref.err" ] && problems="$problems wrote to stderr;"
+        grep -q 'status=255' "$ref.txt" && problems="$problems status 255 (a panic);"
+        grep -q 'internal metatensor error' "$ref.txt" &&
+            problems="$problems an internal error (a panic);"
+        grep -q "$flags" "$ref.txt" && problems="$problems flagged results;"
+        grep -q '^arrays: ok$' "$ref.txt" || problems="$problems no 'arrays: ok';"
+        if [ "$twice" = all ] || [ "$seed" = "$first_seed" ]; then
+            run_reference "$program" "$seed" "$count" "$ref-again"
+            local again_rc=$?
+            if [ $again_rc -ne $ref_rc ] || ! cmp -s "$ref-again.txt" "$ref.txt"; then
+                problems="$problems two runs gave different transcripts (see $ref-again.txt);"
+            fi
         fi
-    fi
-    if [ -n "$problems" ]; then
-        echo "reference-compare: the reference transcript of seed $seed is not usable:$problems"
-        echo "    see $ref.txt and $ref.err"
-        broken=1
-        continue
-    fi
+        if [ -n "$problems" ]; then
+            echo "reference-compare: the reference transcript of $program seed $seed is not usable:$problems"
+            echo "    see $ref.txt and $ref.err"
+            broken=1
+            continue
+        fi
 
-    run_ours "$seed" "$ours"
-    our_rc=$?
-    seed_lines=$(wc -l <"$ref.txt")
-    seed_ops=$(grep -c '^#' "$ref.txt")
-    ops=$((ops + seed_ops))
-    lines=$((lines + seed_lines))
-    if diff -u --label "reference (seed $seed)" --label "ours (seed $seed)" "$ref.txt" "$ours.txt" >"$ours.diff"; then
-        status="same"
-        if [ $our_rc -ne 0 ]; then
-            status="same transcript, but exit code $our_rc"
+        run_ours "$program" "$seed" "$count" "$ours"
+        local our_rc=$?
+        local seed_lines seed_ops status
+        seed_lines=$(wc -l <"$ref.txt")
+        seed_ops=$(grep -c '^#' "$ref.txt")
+        ops=$((ops + seed_ops))
+        lines=$((lines + seed_lines))
+        # "labels-made" counts only have to be no larger in ours; the diff ignores them.
+        local bound_problem
+        bound_problem=$(paste -d' ' <(sed -n 's/^  labels-made: from_dlpack+copy=//p' "$ref.txt") \
+            <(sed -n 's/^  labels-made: from_dlpack+copy=//p' "$ours.txt") |
+            awk '$2 == "" || $2 > $1 { print "line " NR ": reference " $1 ", ours " $2; exit }')
+        if [ -n "$bound_problem" ]; then
+            echo "=== $program seed $seed: more labels arrays made than the reference ($bound_problem)"
             failed=1
         fi
-    else
-        failed=1
-        differing=$(grep -c '^[-+][^-+]' "$ours.diff")
-        first=$(grep -m1 '^-[^-]' "$ours.diff" | cut -c2- | cut -d' ' -f1)
-        status="DIFFERENT ($differing lines differ, first at ${first:-end}; exit code $our_rc)"
-        echo "=== seed $seed: first differences (full diff in $ours.diff)"
-        head -n 60 "$ours.diff"
-        if [ -s "$ours.err" ]; then
-            echo "=== seed $seed: our stderr (first lines)"
-            head -n 10 "$ours.err"
+        if diff -u --label "reference ($program seed $seed)" --label "ours ($program seed $seed)" \
+            <(sed 's/^  labels-made: from_dlpack+copy=.*/  labels-made: (at most the reference)/' "$ref.txt") \
+            <(sed 's/^  labels-made: from_dlpack+copy=.*/  labels-made: (at most the reference)/' "$ours.txt") \
+            >"$ours.diff"; then
+            status="same"
+            if [ $our_rc -ne 0 ]; then
+                status="same transcript, but exit code $our_rc"
+                failed=1
+            fi
+        else
+            failed=1
+            local differing first_line first
+            differing=$(grep -c '^[-+][^-+]' "$ours.diff")
+            # the operation holding the first differing line
+            first_line=$(cmp "$ref.txt" "$ours.txt" 2>/dev/null | sed -n 's/.* line \([0-9]*\)$/\1/p')
+            first=""
+            if [ -n "$first_line" ]; then
+                first=$(head -n "$first_line" "$ref.txt" | grep '^#' | tail -n 1 | cut -d' ' -f1)
+            fi
+            status="DIFFERENT ($differing lines differ, first in ${first:-the end}; exit code $our_rc)"
+            echo "=== $program seed $seed: first differences (full diff in $ours.diff)"
+            head -n 60 "$ours.diff" | cut -c1-400
+            if [ -s "$ours.err" ]; then
+                echo "=== $program seed $seed: our stderr (first lines)"
+                head -n 10 "$ours.err"
+            fi
         fi
-    fi
-    summary="$summary
+        summary="$summary
     seed $seed: $seed_ops operations, $seed_lines lines: $status"
-done
+    done
+    report="$report
+reference-compare: $prefix sequences, $count operations per seed$summary"
+    total_ops=$((total_ops + ops))
+    total_lines=$((total_lines + lines))
+}
 
-echo "reference-compare: labels sequences, $count operations per seed$summary"
+total_ops=0
+total_lines=0
+compare labels_sequence "$labels_seeds" "$labels_count" first
+if [ "$tensors" = 1 ]; then
+    compare tensor_sequence "$tensor_seeds" "$tensor_count" all
+fi
+
+echo "${report#
+}"
+if [ "$tensors" = 0 ]; then
+    echo "reference-compare: tensor sequences skipped (REFERENCE_COMPARE_TENSORS=0)"
+fi
 if [ $broken -ne 0 ]; then
     echo "reference-compare: FAILED (the reference transcripts are not usable, see above)"
     exit 1
 fi
-echo "reference-compare: determinism: the reference gave the same transcript twice for seed $first_seed"
+echo "reference-compare: determinism: the reference gave the same transcripts twice"
 if [ $failed -ne 0 ]; then
-    echo "reference-compare: FAILED: our transcripts differ from the reference's ($ops operations, $lines lines compared; diffs in $work)"
+    echo "reference-compare: FAILED: our transcripts differ from the reference's ($total_ops operations, $total_lines lines compared; diffs in $work)"
     exit 1
 fi
-echo "reference-compare: ok: $ops operations, $lines lines compared, no difference"
+echo "reference-compare: ok: $total_ops operations, $total_lines lines compared, no difference"
