@@ -228,12 +228,13 @@ func (a *cArray) Destroy() {
 	if a.raw == nil {
 		return
 	}
+	if a.allocated {
+		C.mtsgo_array_release(a.raw)
+		a.raw = nil
+		return
+	}
 	C.mtsgo_array_destroy(a.raw)
 	*a.raw = C.struct_mts_array_t{}
-	if a.allocated {
-		C.free(unsafe.Pointer(a.raw))
-		a.raw = nil
-	}
 }
 
 func sizesToC(shape []uintptr) *C.uintptr_t {
@@ -257,4 +258,32 @@ func dtypeFromC(t C.DLDataType) core.DType {
 
 func dtypeToC(t core.DType) C.DLDataType {
 	return C.DLDataType{code: C.uint8_t(t.Code), bits: C.uint8_t(t.Bits), lanes: C.uint16_t(t.Lanes)}
+}
+
+// CompareArrays runs core's compareArrays in C when every array is a C array.
+func (a *cArray) CompareArrays(arrays []core.Array) (first, other core.ArrayDescription, index int, ok bool, err error) {
+	raws := make([]*C.struct_mts_array_t, len(arrays))
+	for i, array := range arrays {
+		c, isC := array.(*cArray)
+		if !isC {
+			return first, other, 0, false, nil
+		}
+		raws[i] = c.raw
+	}
+	var cFirst, cOther C.struct_mtsgo_array_description
+	var failure C.int
+	stop := C.mtsgo_compare_arrays(&raws[0], C.uintptr_t(len(raws)), &cFirst, &cOther, &failure)
+	first, other = descriptionFromC(cFirst), descriptionFromC(cOther)
+	if failure != 0 {
+		member := [...]string{"origin", "device", "dtype"}[max(failure, -failure)-1]
+		if failure < 0 {
+			return first, other, int(stop), true, missing(member)
+		}
+		return first, other, int(stop), true, failed(member)
+	}
+	return first, other, int(stop), true, nil
+}
+
+func descriptionFromC(d C.struct_mtsgo_array_description) core.ArrayDescription {
+	return core.ArrayDescription{Origin: core.Origin(d.origin), Device: deviceFromC(d.device), DType: dtypeFromC(d.dtype)}
 }

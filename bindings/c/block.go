@@ -38,8 +38,7 @@ func blockRecordOf(block *core.Block) *C.struct_mts_block_t {
 func disposeBlockRecord(record *C.struct_mts_block_t) {
 	record.record.magic = C.MTSGO_FREED_MAGIC
 	objectHandle(record.record.handle).Delete()
-	forgetGradientsList(record)
-	C.free(unsafe.Pointer(record))
+	C.mtsgo_block_record_free(record)
 }
 
 // listsLock serialises building the string lists of records, which functions that only read

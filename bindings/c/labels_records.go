@@ -64,9 +64,11 @@ func (o *labelsObject) publish(record *C.struct_mts_labels_t, cpu *core.Labels) 
 	if len(values) == 0 {
 		return
 	}
-	o.pinLock.Lock()
-	o.pinner.Pin(&values[0])
-	o.pinLock.Unlock()
+	if o.labels.ValuesInGoMemory() {
+		o.pinLock.Lock()
+		o.pinner.Pin(&values[0])
+		o.pinLock.Unlock()
+	}
 	C.mtsgo_labels_publish_values(record, (*C.int32_t)(unsafe.Pointer(&values[0])))
 }
 

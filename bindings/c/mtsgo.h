@@ -92,6 +92,28 @@ struct mts_tensormap_t {
     uintptr_t info_keys_count;
 };
 
+/* What compareArrays (internal/core) asks each array. */
+struct mtsgo_array_description {
+    mts_data_origin_t origin;
+    DLDevice device;
+    DLDataType dtype;
+};
+
+/* Asks arrays[0..count) (count > 0) their origin, device and dtype in order, stopping at the
+ * first failure or at the first array differing from arrays[0]: returns its index, or -1 when
+ * all agree. *failure is 0, or the member that failed (1 origin, 2 device, 3 dtype), negated
+ * when the member is NULL. */
+int64_t mtsgo_compare_arrays(const struct mts_array_t *const *arrays, uintptr_t count,
+                             struct mtsgo_array_description *first,
+                             struct mtsgo_array_description *other, int *failure);
+
+/* Destroys an array (through its destroy member, when set) and frees the struct itself,
+ * allocated with malloc. */
+void mtsgo_array_release(struct mts_array_t *array);
+
+/* Frees a block record and its list of gradient parameters. */
+void mtsgo_block_record_free(struct mts_block_t *record);
+
 /* One malloc'd block holding a table of `count` pointers followed by the NUL-terminated
  * strings: a copy of `strings`; NULL when count is 0 or out of memory. Release it with free. */
 const char *const *mtsgo_string_table(const char *const *strings, uintptr_t count);

@@ -32,6 +32,7 @@ func tensorFromC(managed *C.DLManagedTensorVersioned) (*core.Tensor, error) {
 		return nil, core.Errorf(core.InvalidParameterError, "invalid DLPack tensor: %d dimensions and no shape", ndim)
 	}
 	view := core.Tensor{
+		External:   true,
 		Version:    core.DLPackVersion{Major: uint32(managed.version.major), Minor: uint32(managed.version.minor)},
 		Flags:      uint64(managed.flags),
 		Data:       dl.data,

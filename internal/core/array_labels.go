@@ -134,6 +134,14 @@ func (l *ArrayLabels) CPU() (*Labels, error) {
 	return l.readValues(false)
 }
 
+// ValuesInGoMemory tells whether the CPU values (once read) live in Go memory, which C
+// must not keep pointers into without pinning, rather than in a C producer's export.
+func (l *ArrayLabels) ValuesInGoMemory() bool {
+	l.cpuLock.Lock()
+	defer l.cpuLock.Unlock()
+	return l.tensor == nil || !l.tensor.External
+}
+
 // CPUIfRead gives the CPU values when they were already read, without reading them.
 func (l *ArrayLabels) CPUIfRead() *Labels { return l.cpu.Load() }
 

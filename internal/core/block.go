@@ -240,38 +240,18 @@ func (b *Block) checkGradientData(gradient *Block) error {
 		return err
 	}
 	switch {
-	case other.origin != values.origin:
+	case other.Origin != values.Origin:
 		return Errorf(InvalidParameterError,
 			"the gradient data has a different origin ('%s') than the value data ('%s')",
-			OriginName(other.origin), OriginName(values.origin))
-	case other.device != values.device:
+			OriginName(other.Origin), OriginName(values.Origin))
+	case other.Device != values.Device:
 		return Errorf(InvalidParameterError,
-			"the gradient values are on device '%s' but the block values are on device '%s'", other.device, values.device)
-	case other.dtype != values.dtype:
+			"the gradient values are on device '%s' but the block values are on device '%s'", other.Device, values.Device)
+	case other.DType != values.DType:
 		return Errorf(InvalidParameterError,
-			"the gradient values have dtype '%s' but the block values have dtype '%s'", other.dtype, values.dtype)
+			"the gradient values have dtype '%s' but the block values have dtype '%s'", other.DType, values.DType)
 	}
 	return nil
-}
-
-// arrayDescription is what the values of a block and its gradients, or the blocks of a tensor
-// map, must share.
-type arrayDescription struct {
-	origin Origin
-	device Device
-	dtype  DType
-}
-
-// describeArray asks an array its origin, device and dtype, in this order.
-func describeArray(array Array) (d arrayDescription, err error) {
-	if d.origin, err = array.Origin(); err != nil {
-		return d, err
-	}
-	if d.device, err = array.Device(); err != nil {
-		return d, err
-	}
-	d.dtype, err = array.DType()
-	return d, err
 }
 
 // checkGradientSamples requires a first sample dimension "sample" whose values index the

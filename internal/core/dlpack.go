@@ -93,6 +93,9 @@ type Tensor struct {
 	Shape      []int64
 	Strides    []int64 // nil for row-major contiguous data
 	ByteOffset uint64
+	// External says that Data is not Go memory (a C producer's), which C may keep pointers
+	// into without pinning.
+	External bool
 
 	release func()
 }

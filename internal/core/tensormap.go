@@ -46,38 +46,36 @@ func checkBlocksData(keys *ArrayLabels, blocks []*Block) error {
 	if len(blocks) == 0 {
 		return nil
 	}
-	first, err := describeArray(blocks[0].values)
+	values := make([]Array, len(blocks))
+	for i, block := range blocks {
+		values[i] = block.values
+	}
+	first, other, _, err := compareArrays(values)
 	if err != nil {
 		return err
 	}
-	for _, block := range blocks[1:] {
-		other, err := describeArray(block.values)
-		if err != nil {
-			return err
-		}
-		switch {
-		case other.origin != first.origin:
-			return Errorf(InvalidParameterError,
-				"invalid tensor map: got blocks with different origins, at least ('%s') and ('%s') were detected",
-				OriginName(first.origin), OriginName(other.origin))
-		case other.device != first.device:
-			return Errorf(InvalidParameterError,
-				"invalid tensor map: got blocks on different devices, at least '%s' and '%s' were detected",
-				first.device, other.device)
-		case other.dtype != first.dtype:
-			return Errorf(InvalidParameterError,
-				"invalid tensor map: got blocks with different dtypes, at least '%s' and '%s' were detected",
-				first.dtype, other.dtype)
-		}
+	switch {
+	case other.Origin != first.Origin:
+		return Errorf(InvalidParameterError,
+			"invalid tensor map: got blocks with different origins, at least ('%s') and ('%s') were detected",
+			OriginName(first.Origin), OriginName(other.Origin))
+	case other.Device != first.Device:
+		return Errorf(InvalidParameterError,
+			"invalid tensor map: got blocks on different devices, at least '%s' and '%s' were detected",
+			first.Device, other.Device)
+	case other.DType != first.DType:
+		return Errorf(InvalidParameterError,
+			"invalid tensor map: got blocks with different dtypes, at least '%s' and '%s' were detected",
+			first.DType, other.DType)
 	}
 	keysDevice, err := keys.Device()
 	if err != nil {
 		return err
 	}
-	if keysDevice != first.device {
+	if keysDevice != first.Device {
 		return Errorf(InvalidParameterError,
 			"tried to build a TensorMap from keys and blocks on different devices: "+
-				"the keys are on '%s' while the blocks are on '%s'", keysDevice, first.device)
+				"the keys are on '%s' while the blocks are on '%s'", keysDevice, first.Device)
 	}
 	return nil
 }

@@ -9,7 +9,7 @@ import (
 func TestUTF8Problem(t *testing.T) {
 	cases := map[string]string{
 		"":                 "",
-		"héllo ✓ 😀":       "",
+		"héllo ✓ 😀":        "",
 		"\xff":             "invalid utf-8 sequence of 1 bytes from index 0",
 		"ab\xc3":           "incomplete utf-8 byte sequence from index 2",
 		"\xc0\x80":         "invalid utf-8 sequence of 1 bytes from index 0", // overlong lead byte

@@ -1,0 +1,48 @@
+/* compareArrays (internal/core/array_description.go) over C arrays, in C: one crossing from Go
+ * for a whole tensor map instead of three per block. */
+#include <string.h>
+
+#include "mtsgo.h"
+
+/* Describes one array; on failure, *failure is the member (1 origin, 2 device, 3 dtype), made
+ * negative when the member is NULL. */
+static int describe(const struct mts_array_t *array, struct mtsgo_array_description *out, int *failure) {
+    memset(out, 0, sizeof(*out));
+    if (array->origin == NULL) {
+        *failure = -1;
+    } else if (mtsgo_array_origin(array, &out->origin) != MTS_SUCCESS) {
+        *failure = 1;
+    } else if (array->device == NULL) {
+        *failure = -2;
+    } else if (mtsgo_array_device(array, &out->device) != MTS_SUCCESS) {
+        *failure = 2;
+    } else if (array->dtype == NULL) {
+        *failure = -3;
+    } else if (mtsgo_array_dtype(array, &out->dtype) != MTS_SUCCESS) {
+        *failure = 3;
+    }
+    return *failure == 0;
+}
+
+static int same(const struct mtsgo_array_description *a, const struct mtsgo_array_description *b) {
+    return a->origin == b->origin && a->device.device_type == b->device.device_type &&
+           a->device.device_id == b->device.device_id && a->dtype.code == b->dtype.code &&
+           a->dtype.bits == b->dtype.bits && a->dtype.lanes == b->dtype.lanes;
+}
+
+int64_t mtsgo_compare_arrays(const struct mts_array_t *const *arrays, uintptr_t count,
+                             struct mtsgo_array_description *first,
+                             struct mtsgo_array_description *other, int *failure) {
+    *failure = 0;
+    if (!describe(arrays[0], first, failure)) {
+        *other = *first;
+        return 0;
+    }
+    for (uintptr_t i = 1; i < count; i++) {
+        if (!describe(arrays[i], other, failure) || !same(first, other)) {
+            return (int64_t)i;
+        }
+    }
+    *other = *first;
+    return -1;
+}
