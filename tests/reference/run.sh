@@ -4,6 +4,7 @@
 #   - labels_sequence.c: labels operations;
 #   - tensor_sequence.c: block and tensor map operations (f64, f32, i32 and i64 data, gradients,
 #     components, empty blocks, unsorted samples), switched off with REFERENCE_COMPARE_TENSORS=0.
+# Both include sequence.h (what they share), found next to them.
 #
 # usage: run.sh REF_INCLUDE REF_LIBDIR OUR_INCLUDE OUR_LIBDIR WORKDIR
 #

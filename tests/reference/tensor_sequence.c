@@ -66,46 +66,12 @@
  * and DLPack counters, failing (exit code 1) when an array leaked or was
  * destroyed twice, or when a DLPack tensor was not deleted exactly once.
  */
-#define _POSIX_C_SOURCE 200809L
+#include "sequence.h"
 
-#include <inttypes.h>
 #include <math.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <metatensor.h>
-
-#include "test_array.h"
 
 /* ------------------------------------------------------------------------ */
 /* random numbers                                                           */
-
-struct rng {
-    uint64_t state;
-};
-
-static uint64_t rng_next(struct rng *rng) {
-    uint64_t z = (rng->state += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
-/* uniform in [0, n), 0 when n is 0 */
-static uint32_t rng_below(struct rng *rng, uint32_t n) {
-    return n == 0 ? 0 : (uint32_t)(rng_next(rng) % n);
-}
-
-/* uniform in [low, high] */
-static int32_t rng_range(struct rng *rng, int32_t low, int32_t high) {
-    return low + (int32_t)rng_below(rng, (uint32_t)(high - low + 1));
-}
-
-static int rng_percent(struct rng *rng, uint32_t percent) {
-    return rng_below(rng, 100) < percent;
-}
 
 /* the generator of operation `index` */
 static struct rng rng_for(uint64_t seed, uint64_t index) {
@@ -119,7 +85,6 @@ static struct rng rng_for(uint64_t seed, uint64_t index) {
 /* ------------------------------------------------------------------------ */
 /* output                                                                   */
 
-#define MAX_DIMS 8
 #define MAX_ROWS 1024
 #define MAX_BLOCKS 6
 #define BLOCK_SLOTS 8
@@ -129,15 +94,6 @@ static const DLDevice CUDA0 = {kDLCUDA, 0};
 
 static void indent(int depth) {
     printf("\n%*s", 2 + 2 * depth, "");
-}
-
-static void print_device(DLDevice device) {
-    switch (device.device_type) {
-    case kDLCPU: printf("CPU:%d", device.device_id); break;
-    case kDLCUDA: printf("CUDA:%d", device.device_id); break;
-    case kDLExtDev: printf("ExtDev:%d", device.device_id); break;
-    default: printf("type%d:%d", (int)device.device_type, device.device_id); break;
-    }
 }
 
 static const char *dtype_name(DLDataType dtype) {
@@ -178,39 +134,21 @@ static void print_quoted(const char *text) {
     printf("'");
 }
 
-/* " err=[message] origin=[origin]", without the location of NULL pointer messages */
-static void print_error(void) {
-    const char *message = NULL;
-    const char *origin = NULL;
-    mts_last_error(&message, &origin, NULL);
-    if (message == NULL) {
-        message = "<NULL>";
+/* "a,b,c" */
+static void print_list(const char *const *items, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        printf(i == 0 ? "%s" : ",%s", items[i]);
     }
-    static const char null_prefix[] = "got invalid NULL pointer for ";
-    size_t length = strlen(message);
-    const char *null_message = strstr(message, null_prefix);
-    if (null_message != NULL) {
-        const char *at = strstr(null_message + sizeof(null_prefix) - 1, " at ");
-        if (at != NULL) {
-            length = (size_t)(at - message);
-        }
-    }
-    printf(" err=[%.*s] origin=[%s]", (int)length, message, origin != NULL ? origin : "<NULL>");
 }
 
-/* " status=S" plus the error when S is not 0; returns S */
-static mts_status_t print_status(mts_status_t status) {
-    printf(" status=%d", (int)status);
-    if (status != MTS_SUCCESS) {
-        print_error();
+/* " ok", or " NULL err=..." when `result` is NULL; returns whether it is not NULL */
+static int print_ok_or_null(const void *result) {
+    if (result == NULL) {
+        print_null();
+        return 0;
     }
-    return status;
-}
-
-/* " NULL err=..." for a pointer-returning function that returned NULL */
-static void print_null(void) {
-    printf(" NULL");
-    print_error();
+    printf(" ok");
+    return 1;
 }
 
 static void print_scalar(DLDataType dtype, const void *ptr) {
@@ -259,18 +197,9 @@ static void spec_init(struct labels_spec *spec, int n, const char *const *names,
     spec->layout = TA_LAYOUT_NULL_STRIDES;
 }
 
-static int row_compare(const int32_t *a, const int32_t *b, int size) {
-    for (int j = 0; j < size; j++) {
-        if (a[j] != b[j]) {
-            return a[j] < b[j] ? -1 : 1;
-        }
-    }
-    return 0;
-}
-
 static int spec_find(const struct labels_spec *spec, const int32_t *row) {
     for (size_t i = 0; i < spec->count; i++) {
-        if (row_compare(spec->values + i * (size_t)spec->n, row, spec->n) == 0) {
+        if (row_compare(spec->values + i * (size_t)spec->n, row, (size_t)spec->n) == 0) {
             return (int)i;
         }
     }
@@ -288,17 +217,7 @@ static int spec_add(struct labels_spec *spec, const int32_t *row) {
 }
 
 static void spec_sort(struct labels_spec *spec) {
-    int32_t tmp[MAX_DIMS];
-    size_t n = (size_t)spec->n;
-    for (size_t i = 1; i < spec->count; i++) {
-        memcpy(tmp, spec->values + i * n, n * sizeof(int32_t));
-        size_t k = i;
-        while (k > 0 && row_compare(spec->values + (k - 1) * n, tmp, spec->n) > 0) {
-            memcpy(spec->values + k * n, spec->values + (k - 1) * n, n * sizeof(int32_t));
-            k--;
-        }
-        memcpy(spec->values + k * n, tmp, n * sizeof(int32_t));
-    }
+    rows_sort(spec->values, spec->count, (size_t)spec->n);
 }
 
 /* up to `wanted` distinct random rows, column j in [low[j], high[j]] */
@@ -314,17 +233,8 @@ static void spec_random_rows(struct rng *rng, struct labels_spec *spec, size_t w
 }
 
 static enum ta_layout gen_layout(struct rng *rng) {
-    uint32_t kind = rng_below(rng, 100);
-    if (kind < 80) {
-        return TA_LAYOUT_NULL_STRIDES;
-    } else if (kind < 88) {
-        return TA_LAYOUT_C_STRIDES;
-    } else if (kind < 94) {
-        return TA_LAYOUT_FORTRAN;
-    } else if (kind < 97) {
-        return TA_LAYOUT_STRIDED_OFFSET;
-    }
-    return TA_LAYOUT_NULL_STRIDES_OFFSET;
+    static const uint32_t PERCENT[4] = {80, 88, 94, 97};
+    return rng_layout(rng, PERCENT);
 }
 
 /* the labels described by `spec`, or NULL (error printed) */
@@ -348,13 +258,20 @@ static const mts_labels_t *spec_make(const struct labels_spec *spec, const char 
     return labels;
 }
 
+/* labels with one dimension, `name`, and the rows 0 to count - 1 */
+static const mts_labels_t *range_labels(const char *name, int count, DLDevice device,
+                                        const char *what) {
+    struct labels_spec spec;
+    spec_init(&spec, 1, &name, device);
+    for (int32_t i = 0; i < count; i++) {
+        spec_add(&spec, &i);
+    }
+    return spec_make(&spec, what);
+}
+
 static void labels_release(const mts_labels_t *labels) {
     if (labels != NULL) {
-        mts_status_t status = mts_labels_free(labels);
-        if (status != MTS_SUCCESS) {
-            printf(" labels-free");
-            print_status(status);
-        }
+        report_failure(mts_labels_free(labels), " labels-free");
     }
 }
 
@@ -372,11 +289,7 @@ static int labels_read(const mts_labels_t *labels, struct labels_spec *spec) {
         spec->names[i] = names[i];
     }
     mts_array_t view;
-    memset(&view, 0, sizeof(view));
-    spec->device = TA_CPU;
-    if (mts_labels_values(labels, &view) == MTS_SUCCESS && view.device != NULL) {
-        view.device(view.ptr, &spec->device);
-    }
+    spec->device = labels_device(labels, &view);
     const int32_t *values = NULL;
     uintptr_t count = 0, size = 0;
     if (mts_labels_values_cpu(labels, &values, &count, &size) != MTS_SUCCESS || size != n) {
@@ -404,9 +317,7 @@ static void print_labels(const mts_labels_t *labels) {
         return;
     }
     printf("names=[");
-    for (uintptr_t i = 0; i < n; i++) {
-        printf(i == 0 ? "%s" : ",%s", names[i]);
-    }
+    print_list(names, n);
     printf("]");
     mts_array_t view;
     memset(&view, 0, sizeof(view));
@@ -416,13 +327,7 @@ static void print_labels(const mts_labels_t *labels) {
         print_status(status);
         return;
     }
-    DLDevice device = {kDLCPU, -1};
-    if (view.device == NULL || view.device(view.ptr, &device) != MTS_SUCCESS) {
-        printf(" device=<failed>");
-    } else {
-        printf(" device=");
-        print_device(device);
-    }
+    print_view_device(&view);
     const int32_t *values = NULL;
     uintptr_t count = 0, size = 0;
     status = mts_labels_values_cpu(labels, &values, &count, &size);
@@ -440,11 +345,8 @@ static void print_labels(const mts_labels_t *labels) {
         return;
     }
     for (uintptr_t i = 0; i < count; i++) {
-        printf(" (");
-        for (uintptr_t j = 0; j < size; j++) {
-            printf(j == 0 ? "%" PRId32 : ",%" PRId32, values[i * size + j]);
-        }
-        printf(")");
+        printf(" ");
+        print_row(values + i * size, size);
     }
 }
 
@@ -548,12 +450,36 @@ static int destroyed(const struct test_array *array) {
     return array == NULL ? -1 : ta_calls(array, TA_DESTROY);
 }
 
+/* the test array behind the values of `block` */
+static struct test_array *block_values(mts_block_t *block) {
+    mts_array_t view;
+    memset(&view, 0, sizeof(view));
+    if (mts_block_data(block, &view) != MTS_SUCCESS) {
+        return NULL;
+    }
+    return ta_cast(view.ptr);
+}
+
 static const char *made_by(const void *ptr) {
     struct test_array *array = ta_cast(ptr);
     if (array == NULL) {
         return "not-a-test-array";
     }
     return array->created_by == TA_NONE ? "user" : ta_member_name(array->created_by);
+}
+
+/* the shape of the values of `block`; returns 0 on success (`ndim` is 0 otherwise) */
+static int block_shape(mts_block_t *block, const uintptr_t **shape, uintptr_t *ndim) {
+    mts_array_t view;
+    memset(&view, 0, sizeof(view));
+    *shape = NULL;
+    *ndim = 0;
+    if (mts_block_data(block, &view) != MTS_SUCCESS || view.shape == NULL ||
+        view.shape(view.ptr, shape, ndim) != MTS_SUCCESS) {
+        *ndim = 0;
+        return 1;
+    }
+    return 0;
 }
 
 /* the data of `block`: view, then every value through as_dlpack, one line per sample */
@@ -573,24 +499,12 @@ static void print_data(int depth, mts_block_t *block) {
         printf(" dtype=");
         print_dtype(dtype);
     }
-    DLDevice device = {kDLCPU, -1};
-    if (view.device == NULL || view.device(view.ptr, &device) != MTS_SUCCESS) {
-        printf(" device=<failed>");
-    } else {
-        printf(" device=");
-        print_device(device);
-    }
+    print_view_device(&view);
     const uintptr_t *shape = NULL;
     uintptr_t ndim = 0;
-    if (view.shape == NULL || view.shape(view.ptr, &shape, &ndim) != MTS_SUCCESS) {
-        printf(" shape=<failed>");
+    if (print_view_shape(&view, &shape, &ndim) != 0) {
         return;
     }
-    printf(" shape=[");
-    for (uintptr_t d = 0; d < ndim; d++) {
-        printf(d == 0 ? "%zu" : ",%zu", (size_t)shape[d]);
-    }
-    printf("]");
 
     DLManagedTensorVersioned *tensor = NULL;
     DLPackVersion version = {1, 3};
@@ -687,14 +601,9 @@ static void print_block(int depth, mts_block_t *block, int sorted) {
     print_data(depth, block);
 
     /* the axes: from the data's rank */
-    mts_array_t view;
-    memset(&view, 0, sizeof(view));
     const uintptr_t *shape = NULL;
     uintptr_t ndim = 0;
-    if (mts_block_data(block, &view) != MTS_SUCCESS || view.shape == NULL ||
-        view.shape(view.ptr, &shape, &ndim) != MTS_SUCCESS) {
-        ndim = 0;
-    }
+    block_shape(block, &shape, &ndim);
     for (uintptr_t axis = 0; axis < ndim; axis++) {
         indent(depth);
         printf("%s ", axis == 0 ? "samples" : (axis + 1 == ndim ? "properties" : "component"));
@@ -711,9 +620,7 @@ static void print_block(int depth, mts_block_t *block, int sorted) {
     indent(depth);
     printf("gradients%s=[", sorted ? "(sorted)" : "");
     int count = gradient_list(block, sorted, parameters, 16);
-    for (int i = 0; i < count; i++) {
-        printf(i == 0 ? "%s" : ",%s", parameters[i]);
-    }
+    print_list(parameters, count < 0 ? 0 : (size_t)count);
     printf("]");
     for (int i = 0; i < count; i++) {
         mts_block_t *gradient = NULL;
@@ -820,55 +727,61 @@ struct tensor_slot {
 static struct block_slot blocks[BLOCK_SLOTS];
 static struct tensor_slot tensors[TENSOR_SLOTS];
 
-static void block_slot_release(int slot) {
+/* puts `block` (NULL: none) in a slot, freeing the block there */
+static void block_slot_put(int slot, mts_block_t *block, int sorted) {
     if (blocks[slot].block != NULL) {
-        mts_status_t status = mts_block_free(blocks[slot].block);
-        if (status != MTS_SUCCESS) {
-            printf(" implicit-block-free");
-            print_status(status);
-        }
+        report_failure(mts_block_free(blocks[slot].block), " implicit-block-free");
     }
-    blocks[slot].block = NULL;
-    blocks[slot].sorted = 0;
+    blocks[slot].block = block;
+    blocks[slot].sorted = sorted;
 }
 
-static void tensor_slot_release(int slot) {
+/* puts `tensor` (NULL: none) in a slot, freeing the map there */
+static void tensor_slot_put(int slot, mts_tensormap_t *tensor, int sorted) {
     if (tensors[slot].tensor != NULL) {
-        mts_status_t status = mts_tensormap_free(tensors[slot].tensor);
-        if (status != MTS_SUCCESS) {
-            printf(" implicit-tensor-free");
-            print_status(status);
-        }
+        report_failure(mts_tensormap_free(tensors[slot].tensor), " implicit-tensor-free");
     }
-    tensors[slot].tensor = NULL;
-    tensors[slot].sorted = 0;
+    tensors[slot].tensor = tensor;
+    tensors[slot].sorted = sorted;
 }
 
-static int live_block(struct rng *rng) {
-    int start = (int)rng_below(rng, BLOCK_SLOTS);
-    for (int i = 0; i < BLOCK_SLOTS; i++) {
-        int slot = (start + i) % BLOCK_SLOTS;
-        if (blocks[slot].block != NULL) {
-            return slot;
+/* frees the distinct blocks among `n` (NULL: taken by a map) */
+static void free_blocks(mts_block_t *const *given, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        int repeated = 0;
+        for (size_t k = 0; k < i; k++) {
+            repeated |= given[k] == given[i];
+        }
+        if (given[i] != NULL && !repeated) {
+            mts_block_free(given[i]);
         }
     }
-    return -1;
+}
+
+static int block_is_live(int slot, const void *context) {
+    (void)context;
+    return blocks[slot].block != NULL;
+}
+
+static int tensor_is_live(int slot, const void *context) {
+    (void)context;
+    return tensors[slot].tensor != NULL;
+}
+
+/* a random slot holding a block (a map), -1 when there is none */
+static int live_block(struct rng *rng) {
+    return rng_slot(rng, BLOCK_SLOTS, block_is_live, NULL);
 }
 
 static int live_tensor(struct rng *rng) {
-    int start = (int)rng_below(rng, TENSOR_SLOTS);
-    for (int i = 0; i < TENSOR_SLOTS; i++) {
-        int slot = (start + i) % TENSOR_SLOTS;
-        if (tensors[slot].tensor != NULL) {
-            return slot;
-        }
-    }
-    return -1;
+    return rng_slot(rng, TENSOR_SLOTS, tensor_is_live, NULL);
 }
 
-/* a block to read from: a pool block, or a block of a pool tensor; prints
- * where it comes from; NULL when there is none */
-static mts_block_t *any_block(struct rng *rng, int *sorted) {
+/* a block to read from for `op`: a pool block, or a block of a pool tensor;
+ * prints `op` and where the block comes from, or " skip" and returns NULL
+ * when there is none */
+static mts_block_t *any_block(struct rng *rng, const char *op, int *sorted) {
+    printf("%s", op);
     if (rng_percent(rng, 50)) {
         int slot = live_tensor(rng);
         if (slot >= 0) {
@@ -887,6 +800,7 @@ static mts_block_t *any_block(struct rng *rng, int *sorted) {
     }
     int slot = live_block(rng);
     if (slot < 0) {
+        printf(" skip");
         return NULL;
     }
     printf(" block%d", slot);
@@ -914,8 +828,6 @@ static const struct name_set KEY_NAMES[] = {{1, {"k"}},         {2, {"k1", "k2"}
 static const char *const COMPONENT_NAMES[] = {"x", "y", "c", "m"};
 static const char *const EXTRA_COMPONENT_NAMES[] = {"xyz", "dir"};
 static const char *const PARAMETERS[] = {"g", "positions", "cell", "strain"};
-
-#define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
 
 struct component_spec {
     const char *name;
@@ -972,15 +884,7 @@ static void gen_component(struct rng *rng, struct component_spec *component, con
 static void pick_names(struct rng *rng, const char *const *pool, int pool_size, int count,
                        const char **out) {
     int order[8];
-    for (int i = 0; i < pool_size; i++) {
-        order[i] = i;
-    }
-    for (int i = pool_size - 1; i > 0; i--) {
-        int k = (int)rng_below(rng, (uint32_t)i + 1);
-        int tmp = order[i];
-        order[i] = order[k];
-        order[k] = tmp;
-    }
+    rng_order(rng, order, pool_size);
     for (int i = 0; i < count; i++) {
         out[i] = pool[order[i]];
     }
@@ -1109,18 +1013,45 @@ struct shared_labels {
     const mts_labels_t *properties;
 };
 
+/* whether all the labels of a block to make were made */
+static int labels_made(const mts_labels_t *samples, const mts_labels_t *const *components,
+                       size_t n_components, const mts_labels_t *properties) {
+    int made = samples != NULL && properties != NULL;
+    for (size_t c = 0; c < n_components; c++) {
+        made &= components[c] != NULL;
+    }
+    return made;
+}
+
+/* frees our references to the labels of a block */
+static void labels_release_all(const mts_labels_t *samples, const mts_labels_t *const *components,
+                               size_t n_components, const mts_labels_t *properties) {
+    labels_release(samples);
+    for (size_t c = 0; c < n_components; c++) {
+        labels_release(components[c]);
+    }
+    labels_release(properties);
+}
+
+/* new values for a block, with an origin other than the test arrays' one on request */
+static mts_array_t new_data(DLDataType dtype, const uintptr_t *shape, size_t ndim, DLDevice device,
+                            int with_other_origin) {
+    mts_array_t data = ta_mts(make_values(dtype, shape, ndim, device));
+    if (with_other_origin) {
+        data.origin = other_origin;
+    }
+    return data;
+}
+
 /* a gradient for `parent` following `gradient`: samples pointing at the
  * parent's samples, the extra components then the parent's components, the
  * parent's properties (the same labels or equal ones). Prints failures. */
 static void add_schema_gradient(struct rng *rng, mts_block_t *parent, DLDataType dtype,
                                 DLDevice device, const struct gradient_schema *gradient,
                                 int other_origin_values, int depth) {
-    mts_array_t view;
-    memset(&view, 0, sizeof(view));
     const uintptr_t *parent_shape = NULL;
     uintptr_t parent_ndim = 0;
-    if (mts_block_data(parent, &view) != MTS_SUCCESS || view.shape == NULL ||
-        view.shape(view.ptr, &parent_shape, &parent_ndim) != MTS_SUCCESS || parent_ndim < 2) {
+    if (block_shape(parent, &parent_shape, &parent_ndim) != 0 || parent_ndim < 2) {
         printf(" gradient-parent UNEXPECTED-FAILURE");
         return;
     }
@@ -1153,27 +1084,16 @@ static void add_schema_gradient(struct rng *rng, mts_block_t *parent, DLDataType
             properties = equal;
         }
     }
-    int ok = samples != NULL && properties != NULL;
-    for (size_t c = 0; c < n_components; c++) {
-        ok &= components[c] != NULL;
-    }
     mts_block_t *block = NULL;
-    if (ok) {
-        mts_array_t data = ta_mts(make_values(dtype, shape, ndim, device));
-        if (other_origin_values) {
-            data.origin = other_origin;
-        }
-        block = mts_block(data, samples, components, n_components, properties);
+    if (labels_made(samples, components, n_components, properties)) {
+        block = mts_block(new_data(dtype, shape, ndim, device, other_origin_values), samples,
+                          components, n_components, properties);
         if (block == NULL) {
             printf(" gradient-block UNEXPECTED-FAILURE");
             print_error();
         }
     }
-    labels_release(samples);
-    for (size_t c = 0; c < n_components; c++) {
-        labels_release(components[c]);
-    }
-    labels_release(properties);
+    labels_release_all(samples, components, n_components, properties);
     if (block == NULL) {
         return;
     }
@@ -1305,16 +1225,9 @@ static mts_block_t *schema_block(struct rng *rng, const struct schema *schema,
     default: break;
     }
 
-    int ok = samples != NULL && properties != NULL;
-    for (int c = 0; c < n_components; c++) {
-        ok &= components[c] != NULL;
-    }
     mts_block_t *block = NULL;
-    if (ok) {
-        mts_array_t data = ta_mts(make_values(schema->dtype, shape, ndim, device));
-        if (other_origin_values) {
-            data.origin = other_origin;
-        }
+    if (labels_made(samples, components, (size_t)n_components, properties)) {
+        mts_array_t data = new_data(schema->dtype, shape, ndim, device, other_origin_values);
         const mts_labels_t *const *components_arg = components;
         const mts_labels_t *with_null[3];
         if (error == BE_NULL_COMPONENTS) {
@@ -1353,11 +1266,7 @@ static mts_block_t *schema_block(struct rng *rng, const struct schema *schema,
             printf(" labels-same=%d", same);
         }
     }
-    labels_release(samples);
-    for (int c = 0; c < n_components; c++) {
-        labels_release(components[c]);
-    }
-    labels_release(properties);
+    labels_release_all(samples, components, (size_t)n_components, properties);
 
     if (block != NULL) {
         for (int g = 0; g < schema->n_gradients; g++) {
@@ -1384,9 +1293,7 @@ static void op_block_new(struct rng *rng) {
     printf(" error=%s", BLOCK_ERROR_NAMES[error]);
     mts_block_t *block = schema_block(rng, &schema, NULL, error, 0);
     if (block != NULL) {
-        block_slot_release(slot);
-        blocks[slot].block = block;
-        blocks[slot].sorted = 0;
+        block_slot_put(slot, block, 0);
         print_block(0, block, 0);
     }
 }
@@ -1416,9 +1323,8 @@ static const char *const GRADIENT_ERROR_NAMES[] = {
 };
 
 static void op_add_gradient(struct rng *rng) {
-    int slot = live_block(rng);
+    int slot = skip_when_none(live_block(rng), "add_gradient");
     if (slot < 0) {
-        printf("add_gradient skip");
         return;
     }
     mts_block_t *parent = blocks[slot].block;
@@ -1448,14 +1354,11 @@ static void op_add_gradient(struct rng *rng) {
     }
 
     /* what the library says about the parent */
-    mts_array_t view;
-    memset(&view, 0, sizeof(view));
     const uintptr_t *parent_shape = NULL;
     uintptr_t parent_ndim = 0;
     DLDataType dtype = TA_FLOAT64;
     DLDevice device = TA_CPU;
-    if (mts_block_data(parent, &view) != MTS_SUCCESS || view.shape == NULL ||
-        view.shape(view.ptr, &parent_shape, &parent_ndim) != MTS_SUCCESS || parent_ndim < 2 ||
+    if (block_shape(parent, &parent_shape, &parent_ndim) != 0 || parent_ndim < 2 ||
         mts_block_dtype(parent, &dtype) != MTS_SUCCESS ||
         mts_block_device(parent, &device) != MTS_SUCCESS) {
         printf("add_gradient block%d UNEXPECTED-FAILURE", slot);
@@ -1579,17 +1482,11 @@ static void op_add_gradient(struct rng *rng) {
     shape[ndim++] = properties_count;
 
     const mts_labels_t *samples = spec_make(&samples_spec, "samples");
-    int ok = samples != NULL && properties != NULL;
-    for (size_t c = 0; c < n_components; c++) {
-        ok &= components[c] != NULL;
-    }
     mts_block_t *gradient = NULL;
-    if (ok) {
-        mts_array_t data = ta_mts(make_values(gradient_dtype, shape, ndim, gradient_device));
-        if (error == GE_ORIGIN) {
-            data.origin = other_origin;
-        }
-        gradient = mts_block(data, samples, components, n_components, properties);
+    if (labels_made(samples, components, n_components, properties)) {
+        gradient = mts_block(new_data(gradient_dtype, shape, ndim, gradient_device,
+                                      error == GE_ORIGIN),
+                             samples, components, n_components, properties);
         if (gradient == NULL) {
             printf(" gradient-block");
             print_null();
@@ -1599,18 +1496,11 @@ static void op_add_gradient(struct rng *rng) {
             }
         }
     }
-    labels_release(samples);
-    for (size_t c = 0; c < n_components; c++) {
-        labels_release(components[c]);
-    }
-    labels_release(properties);
+    labels_release_all(samples, components, n_components, properties);
     if (gradient == NULL) {
         return;
     }
-    mts_array_t gradient_view;
-    memset(&gradient_view, 0, sizeof(gradient_view));
-    mts_block_data(gradient, &gradient_view);
-    struct test_array *gradient_values = ta_cast(gradient_view.ptr);
+    struct test_array *gradient_values = block_values(gradient);
     printf(" exists=%d ->", exists);
     mts_status_t status = print_status(mts_block_add_gradient(parent, parameter, gradient));
     printf(" gradient-data-destroyed=%d", destroyed(gradient_values));
@@ -1630,22 +1520,18 @@ static void op_add_gradient(struct rng *rng) {
 }
 
 static void op_block_copy(struct rng *rng) {
-    printf("block_copy");
     int sorted = 0;
-    mts_block_t *block = any_block(rng, &sorted);
+    mts_block_t *block = any_block(rng, "block_copy", &sorted);
     if (block == NULL) {
-        printf(" skip");
         return;
     }
     int slot = (int)rng_below(rng, BLOCK_SLOTS);
     printf(" into=%d ->", slot);
     mts_block_t *copy = mts_block_copy(block);
-    if (copy == NULL) {
-        print_null();
+    if (!print_ok_or_null(copy)) {
         printf(" UNEXPECTED-FAILURE");
         return;
     }
-    printf(" ok");
     /* labels are shared, data is not */
     mts_array_t original_view, copy_view;
     memset(&original_view, 0, sizeof(original_view));
@@ -1676,30 +1562,21 @@ static void op_block_copy(struct rng *rng) {
         return;
     }
     /* the copy replaces the slot's block (which may be the original) */
-    block_slot_release(slot);
-    blocks[slot].block = copy;
-    blocks[slot].sorted = sorted;
+    block_slot_put(slot, copy, sorted);
     print_block(0, copy, sorted);
 }
 
 /* labels of a random axis (sometimes past the last one), a gradient (maybe
  * missing), then the whole block */
 static void op_block_inspect(struct rng *rng) {
-    printf("block_inspect");
     int sorted = 0;
-    mts_block_t *block = any_block(rng, &sorted);
+    mts_block_t *block = any_block(rng, "block_inspect", &sorted);
     if (block == NULL) {
-        printf(" skip");
         return;
     }
-    mts_array_t view;
-    memset(&view, 0, sizeof(view));
     const uintptr_t *shape = NULL;
     uintptr_t ndim = 0;
-    if (mts_block_data(block, &view) != MTS_SUCCESS || view.shape == NULL ||
-        view.shape(view.ptr, &shape, &ndim) != MTS_SUCCESS) {
-        ndim = 0;
-    }
+    block_shape(block, &shape, &ndim);
     uintptr_t axis = rng_below(rng, (uint32_t)ndim + 3);
     printf(" labels(axis=%zu) ->", (size_t)axis);
     const mts_labels_t *labels = mts_block_labels(block, axis);
@@ -1721,9 +1598,8 @@ static void op_block_inspect(struct rng *rng) {
 }
 
 static void op_block_free(struct rng *rng) {
-    int slot = live_block(rng);
+    int slot = skip_when_none(live_block(rng), "block_free");
     if (slot < 0) {
-        printf("block_free skip");
         return;
     }
     printf("block_free block%d ->", slot);
@@ -1944,15 +1820,7 @@ static void op_tensor_new(struct rng *rng) {
     }
     labels_release(shared.properties);
     if (failed || keys == NULL) {
-        for (size_t i = 0; i < n_made; i++) {
-            int repeated = 0;
-            for (size_t k = 0; k < i; k++) {
-                repeated |= made[k] == made[i];
-            }
-            if (!repeated) {
-                mts_block_free(made[i]);
-            }
-        }
+        free_blocks(made, n_made);
         labels_release(keys);
         return;
     }
@@ -1979,11 +1847,7 @@ static void op_tensor_new(struct rng *rng) {
     printf("mts_tensormap(count=%zu) ->", (size_t)count);
     mts_tensormap_t *tensor = mts_tensormap(error == TE_NULL_KEYS ? NULL : keys,
                                             error == TE_NULL_BLOCKS ? NULL : given, count);
-    if (tensor == NULL) {
-        print_null();
-    } else {
-        printf(" ok");
-    }
+    print_ok_or_null(tensor);
     /* the errors that must be reported with these inputs */
     int expected_error = 0;
     switch (error) {
@@ -2015,23 +1879,10 @@ static void op_tensor_new(struct rng *rng) {
     for (size_t i = 0; i < n_made; i++) {
         printf("%d", given[i] == NULL);
     }
-    for (size_t i = 0; i < n_made; i++) {
-        if (given[i] == NULL) {
-            continue;
-        }
-        int repeated = 0;
-        for (size_t k = 0; k < i; k++) {
-            repeated |= given[k] == given[i];
-        }
-        if (!repeated) {
-            mts_block_free(given[i]);
-        }
-    }
+    free_blocks(given, n_made);
     labels_release(keys);
     if (tensor != NULL) {
-        tensor_slot_release(slot);
-        tensors[slot].tensor = tensor;
-        tensors[slot].sorted = 0;
+        tensor_slot_put(slot, tensor, 0);
         print_tensor(0, tensor, 0);
     }
 }
@@ -2062,32 +1913,18 @@ static void op_tensor_from_pool(struct rng *rng) {
         sorted |= blocks[chosen[i]].sorted;
     }
     printf("]");
-    static const char *const KEY[] = {"k"};
-    struct labels_spec keys_spec;
-    spec_init(&keys_spec, 1, KEY, TA_CPU);
     int key_count = rng_percent(rng, 85) ? n : n + 1;
-    for (int i = 0; i < key_count; i++) {
-        int32_t value = i;
-        spec_add(&keys_spec, &value);
-    }
     /* the keys on the blocks' device */
-    if (n > 0) {
-        DLDevice device = TA_CPU;
-        mts_block_device(given[0], &device);
-        keys_spec.device = device;
-    }
-    const mts_labels_t *keys = spec_make(&keys_spec, "keys");
+    DLDevice device = TA_CPU;
+    mts_block_device(given[0], &device);
+    const mts_labels_t *keys = range_labels("k", key_count, device, "keys");
     if (keys == NULL) {
         return;
     }
     printf(" keys=%d ->", key_count);
     mts_tensormap_t *tensor = mts_tensormap(keys, given, (uintptr_t)n);
     labels_release(keys);
-    if (tensor == NULL) {
-        print_null();
-    } else {
-        printf(" ok");
-    }
+    print_ok_or_null(tensor);
     printf(" taken=");
     for (int i = 0; i < n; i++) {
         printf("%d", given[i] == NULL);
@@ -2097,43 +1934,36 @@ static void op_tensor_from_pool(struct rng *rng) {
         }
     }
     if (tensor != NULL) {
-        tensor_slot_release(slot);
-        tensors[slot].tensor = tensor;
-        tensors[slot].sorted = sorted;
+        tensor_slot_put(slot, tensor, sorted);
         print_tensor(0, tensor, sorted);
     }
 }
 
 static void op_tensor_copy(struct rng *rng) {
-    int source = live_tensor(rng);
+    int source = skip_when_none(live_tensor(rng), "tensor_copy");
     if (source < 0) {
-        printf("tensor_copy skip");
         return;
     }
     int slot = (int)rng_below(rng, TENSOR_SLOTS);
     printf("tensor_copy tensor%d into=%d ->", source, slot);
     mts_tensormap_t *copy = mts_tensormap_copy(tensors[source].tensor);
-    if (copy == NULL) {
-        print_null();
+    if (!print_ok_or_null(copy)) {
         printf(" UNEXPECTED-FAILURE");
         return;
     }
     const mts_labels_t *a = mts_tensormap_keys(tensors[source].tensor);
     const mts_labels_t *b = mts_tensormap_keys(copy);
-    printf(" ok keys-shared=%d", a != NULL && a == b);
+    printf(" keys-shared=%d", a != NULL && a == b);
     labels_release(a);
     labels_release(b);
     int sorted = tensors[source].sorted;
-    tensor_slot_release(slot);
-    tensors[slot].tensor = copy;
-    tensors[slot].sorted = sorted;
+    tensor_slot_put(slot, copy, sorted);
     print_tensor(0, copy, sorted);
 }
 
 static void op_tensor_inspect(struct rng *rng) {
-    int slot = live_tensor(rng);
+    int slot = skip_when_none(live_tensor(rng), "tensor_inspect");
     if (slot < 0) {
-        printf("tensor_inspect skip");
         return;
     }
     long count = tensor_count(tensors[slot].tensor);
@@ -2150,9 +1980,8 @@ static void op_tensor_inspect(struct rng *rng) {
 }
 
 static void op_info(struct rng *rng) {
-    int slot = live_tensor(rng);
+    int slot = skip_when_none(live_tensor(rng), "info");
     if (slot < 0) {
-        printf("info skip");
         return;
     }
     static const char *const KEYS[] = {"name", "b", "a", "zz", "units", "",
@@ -2198,28 +2027,30 @@ static int tensor_keys(const mts_tensormap_t *tensor, struct labels_spec *keys) 
 }
 
 static void tensor_result(struct rng *rng, mts_tensormap_t *result, int sorted) {
-    if (result == NULL) {
-        print_null();
+    if (!print_ok_or_null(result)) {
         return;
     }
-    printf(" ok");
     int slot = (int)rng_below(rng, TENSOR_SLOTS);
     printf(" into=%d", slot);
-    tensor_slot_release(slot);
-    tensors[slot].tensor = result;
-    tensors[slot].sorted = sorted;
+    tensor_slot_put(slot, result, sorted);
     print_tensor(0, result, sorted);
+}
+
+/* the first block of `tensor`, NULL when it has none */
+static mts_block_t *block0(mts_tensormap_t *tensor) {
+    mts_block_t *block = NULL;
+    if (tensor_count(tensor) <= 0 || mts_tensormap_block_by_id(tensor, &block, 0) != MTS_SUCCESS) {
+        return NULL;
+    }
+    return block;
 }
 
 /* the names of the components of `block` (pointers into the library, alive
  * as long as the block); returns the count */
 static int component_names(mts_block_t *block, const char **out, int capacity) {
-    mts_array_t view;
-    memset(&view, 0, sizeof(view));
     const uintptr_t *shape = NULL;
     uintptr_t ndim = 0;
-    if (mts_block_data(block, &view) != MTS_SUCCESS || view.shape == NULL ||
-        view.shape(view.ptr, &shape, &ndim) != MTS_SUCCESS) {
+    if (block_shape(block, &shape, &ndim) != 0) {
         return 0;
     }
     int n = 0;
@@ -2240,16 +2071,10 @@ static int component_names(mts_block_t *block, const char **out, int capacity) {
  * the properties (0) of block 0 of `tensor` */
 static int block0_has_name(mts_tensormap_t *tensor, const char *const *names, int n,
                            int samples) {
-    mts_block_t *block = NULL;
-    if (tensor_count(tensor) <= 0 || mts_tensormap_block_by_id(tensor, &block, 0) != MTS_SUCCESS) {
-        return 0;
-    }
-    mts_array_t view;
-    memset(&view, 0, sizeof(view));
+    mts_block_t *block = block0(tensor);
     const uintptr_t *shape = NULL;
     uintptr_t ndim = 0;
-    if (mts_block_data(block, &view) != MTS_SUCCESS || view.shape == NULL ||
-        view.shape(view.ptr, &shape, &ndim) != MTS_SUCCESS || ndim < 2) {
+    if (block == NULL || block_shape(block, &shape, &ndim) != 0 || ndim < 2) {
         return 0;
     }
     const mts_labels_t *labels = mts_block_labels(block, samples ? 0 : ndim - 1);
@@ -2272,25 +2097,21 @@ static int block0_has_name(mts_tensormap_t *tensor, const char *const *names, in
  * are already property (sample) dimensions, components moved to properties
  * that are already property dimensions. These calls are skipped, printing
  * " skip-reference-panic". */
-static int moved_names_collide(mts_tensormap_t *tensor, const mts_labels_t *move, int samples) {
-    const char *const *names = NULL;
-    uintptr_t n = 0;
-    if (mts_labels_dimensions(move, &names, &n) != MTS_SUCCESS) {
-        return 0;
-    }
-    if (block0_has_name(tensor, names, (int)n, samples)) {
+static int names_collide(mts_tensormap_t *tensor, const char *const *names, int n, int samples) {
+    if (block0_has_name(tensor, names, n, samples)) {
         printf(" skip-reference-panic");
         return 1;
     }
     return 0;
 }
 
-static int dimensions_collide(mts_tensormap_t *tensor, const char *const *dimensions, int n) {
-    if (block0_has_name(tensor, dimensions, n, 0)) {
-        printf(" skip-reference-panic");
-        return 1;
+static int moved_names_collide(mts_tensormap_t *tensor, const mts_labels_t *move, int samples) {
+    const char *const *names = NULL;
+    uintptr_t n = 0;
+    if (mts_labels_dimensions(move, &names, &n) != MTS_SUCCESS) {
+        return 0;
     }
-    return 0;
+    return names_collide(tensor, names, (int)n, samples);
 }
 
 /* which keys_to_move, for keys_to_properties / keys_to_samples */
@@ -2320,16 +2141,7 @@ static const mts_labels_t *gen_keys_to_move(struct rng *rng, const struct labels
     if (with_rows && n > 0) {
         /* rows taken from the keys (projected on the names), and some others */
         int projection[MAX_DIMS];
-        int projectable = 1;
-        for (int j = 0; j < n; j++) {
-            projection[j] = -1;
-            for (int k = 0; k < keys->n; k++) {
-                if (strcmp(names[j], keys->names[k]) == 0) {
-                    projection[j] = k;
-                }
-            }
-            projectable &= projection[j] >= 0;
-        }
+        int projectable = names_projection(names, n, keys->names, keys->n, projection);
         int32_t row[MAX_DIMS];
         for (size_t i = 0; projectable && i < keys->count; i++) {
             if (rng_percent(rng, 70)) {
@@ -2351,9 +2163,7 @@ static const mts_labels_t *gen_keys_to_move(struct rng *rng, const struct labels
         }
     }
     printf(" keys_to_move=[");
-    for (int j = 0; j < n; j++) {
-        printf(j == 0 ? "%s" : ",%s", names[j]);
-    }
+    print_list(names, (size_t)n);
     printf("] rows=%zu", move.count);
     const mts_labels_t *labels = spec_make(&move, "keys_to_move");
     return labels;
@@ -2396,12 +2206,22 @@ static int labels_made_bounded = 0;
 static long bounded_made = 0;     /* arrays made by from_dlpack and copy in those operations */
 static long bounded_received = 0; /* tensors given to from_dlpack in those operations */
 
+static const char *keys_to_name(int to_samples) {
+    return to_samples ? "keys_to_samples" : "keys_to_properties";
+}
+
+/* mts_tensormap_keys_to_samples or mts_tensormap_keys_to_properties */
+static mts_tensormap_t *keys_to(int to_samples, const mts_tensormap_t *tensor,
+                                const mts_labels_t *move, struct test_array *fill, bool sort) {
+    return to_samples ? mts_tensormap_keys_to_samples(tensor, move, ta_mts(fill), sort)
+                      : mts_tensormap_keys_to_properties(tensor, move, ta_mts(fill), sort);
+}
+
 static void op_keys_to(struct rng *rng, int to_samples) {
     labels_made_bounded = 1;
-    const char *name = to_samples ? "keys_to_samples" : "keys_to_properties";
-    int slot = live_tensor(rng);
+    const char *name = keys_to_name(to_samples);
+    int slot = skip_when_none(live_tensor(rng), name);
     if (slot < 0) {
-        printf("%s skip", name);
         return;
     }
     mts_tensormap_t *tensor = tensors[slot].tensor;
@@ -2427,26 +2247,23 @@ static void op_keys_to(struct rng *rng, int to_samples) {
     struct test_array *fill = gen_fill(rng, dtype);
     int sort = rng_percent(rng, 50);
     printf(" sort=%d ->", sort);
-    mts_tensormap_t *result =
-        to_samples ? mts_tensormap_keys_to_samples(tensor, move, ta_mts(fill), sort)
-                   : mts_tensormap_keys_to_properties(tensor, move, ta_mts(fill), sort);
+    mts_tensormap_t *result = keys_to(to_samples, tensor, move, fill, sort);
     printf(" fill-destroyed=%d", ta_calls(fill, TA_DESTROY));
     labels_release(move);
     tensor_result(rng, result, 1);
 }
 
 static void op_components_to_properties(struct rng *rng) {
-    int slot = live_tensor(rng);
+    int slot = skip_when_none(live_tensor(rng), "components_to_properties");
     if (slot < 0) {
-        printf("components_to_properties skip");
         return;
     }
     mts_tensormap_t *tensor = tensors[slot].tensor;
     /* the component names of block 0 */
     const char *components[8];
     int n_components = 0;
-    mts_block_t *block = NULL;
-    if (tensor_count(tensor) > 0 && mts_tensormap_block_by_id(tensor, &block, 0) == MTS_SUCCESS) {
+    mts_block_t *block = block0(tensor);
+    if (block != NULL) {
         n_components = component_names(block, components, 8);
     }
     const char *dimensions[4];
@@ -2462,11 +2279,9 @@ static void op_components_to_properties(struct rng *rng) {
         n++;
     }
     printf("components_to_properties tensor%d dimensions=[", slot);
-    for (int i = 0; i < n; i++) {
-        printf(i == 0 ? "%s" : ",%s", dimensions[i]);
-    }
+    print_list(dimensions, (size_t)n);
     printf("]");
-    if (dimensions_collide(tensor, dimensions, n)) {
+    if (names_collide(tensor, dimensions, n, 0)) {
         return;
     }
     printf(" ->");
@@ -2476,9 +2291,8 @@ static void op_components_to_properties(struct rng *rng) {
 }
 
 static void op_tensor_free(struct rng *rng) {
-    int slot = live_tensor(rng);
+    int slot = skip_when_none(live_tensor(rng), "tensor_free");
     if (slot < 0) {
-        printf("tensor_free skip");
         return;
     }
     printf("tensor_free tensor%d ->", slot);
@@ -2489,16 +2303,6 @@ static void op_tensor_free(struct rng *rng) {
 
 /* ------------------------------------------------------------------------ */
 /* callbacks failing on purpose                                             */
-
-/* the test array behind the values of `block` */
-static struct test_array *block_values(mts_block_t *block) {
-    mts_array_t view;
-    memset(&view, 0, sizeof(view));
-    if (mts_block_data(block, &view) != MTS_SUCCESS) {
-        return NULL;
-    }
-    return ta_cast(view.ptr);
-}
 
 /* make `member` fail on `array` itself (children 0) or on the arrays made
  * from it (children 1) */
@@ -2522,11 +2326,8 @@ static void clear_failure(struct test_array *array) {
 
 /* the result of an operation that was meant to fail */
 static void fail_result(mts_tensormap_t *result) {
-    if (result == NULL) {
-        print_null();
-    } else {
-        /* fine when the failing array was never used */
-        printf(" ok");
+    /* fine when the failing array was never used */
+    if (print_ok_or_null(result)) {
         print_tensor(0, result, 1);
         mts_tensormap_free(result);
     }
@@ -2550,8 +2351,7 @@ static mts_block_t *single_gradient(mts_block_t *block) {
 static void fail_keys_to(struct rng *rng, int slot, enum ta_member member, int gradient) {
     mts_tensormap_t *tensor = tensors[slot].tensor;
     int to_samples = gradient || rng_percent(rng, 50);
-    const char *name = to_samples ? "keys_to_samples" : "keys_to_properties";
-    printf("fail %s tensor%d %s%s", name, slot, ta_member_name(member),
+    printf("fail %s tensor%d %s%s", keys_to_name(to_samples), slot, ta_member_name(member),
            gradient ? "(gradient)" : "");
     struct labels_spec keys;
     if (tensor_keys(tensor, &keys) != 0) {
@@ -2580,13 +2380,9 @@ static void fail_keys_to(struct rng *rng, int slot, enum ta_member member, int g
     }
     struct test_array *fill = make_scalar(dtype, 0.0);
     printf(" target=%s ->", target != NULL ? "yes" : "none");
-    if (target != NULL) {
-        set_failure(target, member, member == TA_MOVE_DATA);
-    }
+    set_failure(target, member, member == TA_MOVE_DATA);
     labels_made_bounded = 1;
-    mts_tensormap_t *result =
-        to_samples ? mts_tensormap_keys_to_samples(tensor, move, ta_mts(fill), true)
-                   : mts_tensormap_keys_to_properties(tensor, move, ta_mts(fill), true);
+    mts_tensormap_t *result = keys_to(to_samples, tensor, move, fill, true);
     clear_failure(target);
     printf(" fill-destroyed=%d", ta_calls(fill, TA_DESTROY));
     labels_release(move);
@@ -2597,9 +2393,8 @@ static void op_fail(struct rng *rng) {
     uint32_t kind = rng_below(rng, 8);
     if (kind == 0 || kind == 1) {
         /* block_copy, the values' copy or a (single) gradient's copy failing */
-        int slot = live_block(rng);
+        int slot = skip_when_none(live_block(rng), "fail");
         if (slot < 0) {
-            printf("fail skip");
             return;
         }
         mts_block_t *target = kind == 0 ? blocks[slot].block : single_gradient(blocks[slot].block);
@@ -2613,17 +2408,13 @@ static void op_fail(struct rng *rng) {
         set_failure(values, TA_COPY, 0);
         mts_block_t *copy = mts_block_copy(blocks[slot].block);
         clear_failure(values);
-        if (copy == NULL) {
-            print_null();
-        } else {
-            printf(" UNEXPECTED-SUCCESS");
+        if (expect_null(copy)) {
             mts_block_free(copy);
         }
         return;
     }
-    int slot = live_tensor(rng);
+    int slot = skip_when_none(live_tensor(rng), "fail");
     if (slot < 0) {
-        printf("fail skip");
         return;
     }
     mts_tensormap_t *tensor = tensors[slot].tensor;
@@ -2642,9 +2433,7 @@ static void op_fail(struct rng *rng) {
             target = block_values(gradient != NULL ? gradient : block);
         }
         printf(" ->");
-        if (target != NULL) {
-            set_failure(target, TA_COPY, 0);
-        }
+        set_failure(target, TA_COPY, 0);
         mts_tensormap_t *result = mts_tensormap_copy(tensor);
         clear_failure(target);
         fail_result(result);
@@ -2671,13 +2460,11 @@ static void op_fail(struct rng *rng) {
         printf("fail components_to_properties tensor%d %s dimension=%s", slot,
                ta_member_name(member), dimension);
         const char *dimensions[1] = {dimension};
-        if (dimensions_collide(tensor, dimensions, 1)) {
+        if (names_collide(tensor, dimensions, 1, 0)) {
             return;
         }
         printf(" ->");
-        if (target != NULL) {
-            set_failure(target, member, 1);
-        }
+        set_failure(target, member, 1);
         mts_tensormap_t *result = mts_tensormap_components_to_properties(tensor, dimensions, 1);
         clear_failure(target);
         fail_result(result);
@@ -2689,6 +2476,60 @@ static void op_fail(struct rng *rng) {
 /* ------------------------------------------------------------------------ */
 /* NULL arguments                                                           */
 
+/* "null NAME(NULL) ->" when `object_null`, "null NAME(<object><slot>, NULL) ->" otherwise */
+static void print_null_call(const char *name, int object_null, const char *object, int slot) {
+    if (object_null) {
+        printf("null %s(NULL) ->", name);
+    } else {
+        printf("null %s(%s%d, NULL) ->", name, object, slot);
+    }
+}
+
+/* keys_to_*(NULL, ...) when `tensor` is NULL (the fill value is still
+ * destroyed), keys_to_*(tensor, NULL) otherwise */
+static void null_keys_to(int to_samples, mts_tensormap_t *tensor, int tslot) {
+    const mts_labels_t *move =
+        tensor == NULL ? range_labels("k", 0, TA_CPU, "keys_to_move") : NULL;
+    struct test_array *fill = make_scalar(TA_FLOAT64, 0.0);
+    if (tensor == NULL) {
+        printf("null %s(NULL, ...) ->", keys_to_name(to_samples));
+    } else {
+        printf("null %s(tensor%d, NULL) ->", keys_to_name(to_samples), tslot);
+    }
+    expect_null(keys_to(to_samples, tensor, move, fill, tensor == NULL));
+    printf(" fill-destroyed=%d", ta_calls(fill, TA_DESTROY));
+    labels_release(move);
+}
+
+/* set_info (call 0), get_info (1) or info_keys (2) with `tensor` (which 0),
+ * the key(s) (1) or the value / count (2) NULL */
+static void null_info(uint32_t call, uint32_t which, mts_tensormap_t *tensor) {
+    static const char *const NAMES[3] = {"set_info", "get_info", "info_keys"};
+    static const char *const WHAT[3][3] = {{"NULL", "key=NULL", "value=NULL"},
+                                           {"NULL", "key=NULL", "value=NULL"},
+                                           {"NULL", "keys=NULL", "count=NULL"}};
+    printf("null %s(%s) ->", NAMES[call], WHAT[call][which]);
+    mts_tensormap_t *target = which == 0 ? NULL : tensor;
+    const char *value = NULL;
+    const char *const *keys = NULL;
+    uintptr_t count = 0;
+    mts_status_t status;
+    switch (call) {
+    case 0:
+        status = mts_tensormap_set_info(target, which == 1 ? NULL : "k", which == 2 ? NULL : "v");
+        break;
+    case 1:
+        status =
+            mts_tensormap_get_info(target, which == 1 ? NULL : "k", which == 2 ? NULL : &value);
+        break;
+    default:
+        status = mts_tensormap_info_keys(target, which == 1 ? NULL : &keys,
+                                         which == 2 ? NULL : &count);
+        break;
+    }
+    print_status(status);
+}
+
 static void op_null(struct rng *rng) {
     uint32_t kind = rng_below(rng, 40);
     int bslot = live_block(rng);
@@ -2698,27 +2539,22 @@ static void op_null(struct rng *rng) {
     if ((kind >= 8 && kind < 20 && block == NULL) || (kind >= 24 && tensor == NULL)) {
         kind = kind % 8;
     }
-    static const char *const P[] = {"p"};
-    static const char *const S[] = {"s"};
     mts_array_t array;
     memset(&array, 0, sizeof(array));
     const char *const *list = NULL;
     uintptr_t count = 0;
     DLDevice device;
     DLDataType dtype;
-    const char *value = NULL;
     mts_block_t *out_block = NULL;
+    int object_null = 0;
     switch (kind) {
     case 0:
     case 1:
     case 2:
     case 3: {
         /* mts_block with NULL labels: the data is always consumed */
-        struct labels_spec spec;
-        spec_init(&spec, 1, S, TA_CPU);
-        const mts_labels_t *samples = spec_make(&spec, "samples");
-        spec_init(&spec, 1, P, TA_CPU);
-        const mts_labels_t *properties = spec_make(&spec, "properties");
+        const mts_labels_t *samples = range_labels("s", 0, TA_CPU, "samples");
+        const mts_labels_t *properties = range_labels("p", 0, TA_CPU, "properties");
         uintptr_t shape2[2] = {0, 0};
         uintptr_t shape3[3] = {0, 1, 0};
         struct test_array *values =
@@ -2731,10 +2567,7 @@ static void op_null(struct rng *rng) {
             mts_block(ta_mts(values), kind == 0 ? NULL : samples,
                       kind == 3 ? null_component : NULL, kind >= 2 ? 1 : 0,
                       kind == 1 ? NULL : properties);
-        if (made == NULL) {
-            print_null();
-        } else {
-            printf(" UNEXPECTED-SUCCESS");
+        if (expect_null(made)) {
             mts_block_free(made);
         }
         printf(" data-destroyed=%d", ta_calls(values, TA_DESTROY));
@@ -2748,11 +2581,7 @@ static void op_null(struct rng *rng) {
         return;
     case 5:
         printf("null block_copy(NULL) ->");
-        if (mts_block_copy(NULL) == NULL) {
-            print_null();
-        } else {
-            printf(" UNEXPECTED-SUCCESS");
-        }
+        expect_null(mts_block_copy(NULL));
         return;
     case 6:
         printf("null tensormap_free(NULL) ->");
@@ -2761,18 +2590,10 @@ static void op_null(struct rng *rng) {
     case 7: {
         /* NULL keys: the blocks stay with the caller */
         printf("null mts_tensormap(keys=NULL) ->");
-        mts_block_t *given[1] = {NULL};
-        int n = 0;
-        if (block != NULL) {
-            given[0] = block;
-            n = 1;
-        }
+        mts_block_t *given[1] = {block};
+        int n = block != NULL ? 1 : 0;
         mts_tensormap_t *made = mts_tensormap(NULL, given, (uintptr_t)n);
-        if (made == NULL) {
-            print_null();
-        } else {
-            printf(" UNEXPECTED-SUCCESS");
-        }
+        expect_null(made);
         printf(" taken=%d", n == 1 && given[0] == NULL);
         if (n == 1 && given[0] == NULL) {
             blocks[bslot].block = NULL;
@@ -2784,11 +2605,7 @@ static void op_null(struct rng *rng) {
     }
     case 8:
         printf("null block_labels(NULL, 0) ->");
-        if (mts_block_labels(NULL, 0) == NULL) {
-            print_null();
-        } else {
-            printf(" UNEXPECTED-SUCCESS");
-        }
+        expect_null(mts_block_labels(NULL, 0));
         return;
     case 9:
         printf("null block_gradient(NULL, 'g') ->");
@@ -2799,22 +2616,16 @@ static void op_null(struct rng *rng) {
         print_status(mts_block_gradient(block, NULL, &out_block));
         return;
     case 11:
-        printf("null block_data(NULL) ->");
-        print_status(mts_block_data(NULL, &array));
-        return;
     case 12:
-        printf("null block_data(block%d, NULL) ->", bslot);
-        print_status(mts_block_data(block, NULL));
+        object_null = kind == 11;
+        print_null_call("block_data", object_null, "block", bslot);
+        print_status(mts_block_data(object_null ? NULL : block, object_null ? &array : NULL));
         return;
     case 13:
     case 14: {
         /* the gradient is not taken */
-        struct labels_spec spec;
-        static const char *const SAMPLE[] = {"sample"};
-        spec_init(&spec, 1, SAMPLE, TA_CPU);
-        const mts_labels_t *samples = spec_make(&spec, "samples");
-        spec_init(&spec, 1, P, TA_CPU);
-        const mts_labels_t *properties = spec_make(&spec, "properties");
+        const mts_labels_t *samples = range_labels("sample", 0, TA_CPU, "samples");
+        const mts_labels_t *properties = range_labels("p", 0, TA_CPU, "properties");
         uintptr_t shape[2] = {0, 0};
         mts_block_t *gradient =
             mts_block(ta_mts(make_values(TA_FLOAT64, shape, 2, TA_CPU)), samples, NULL, 0,
@@ -2853,167 +2664,71 @@ static void op_null(struct rng *rng) {
         print_status(mts_block_gradients_list(block, &list, NULL));
         return;
     case 18:
-        if (rng_percent(rng, 50)) {
-            printf("null block_device(NULL) ->");
-            print_status(mts_block_device(NULL, &device));
-        } else {
-            printf("null block_device(block%d, NULL) ->", bslot);
-            print_status(mts_block_device(block, NULL));
-        }
+        object_null = rng_percent(rng, 50);
+        print_null_call("block_device", object_null, "block", bslot);
+        print_status(mts_block_device(object_null ? NULL : block, object_null ? &device : NULL));
         return;
     case 19:
-        if (rng_percent(rng, 50)) {
-            printf("null block_dtype(NULL) ->");
-            print_status(mts_block_dtype(NULL, &dtype));
-        } else {
-            printf("null block_dtype(block%d, NULL) ->", bslot);
-            print_status(mts_block_dtype(block, NULL));
-        }
+        object_null = rng_percent(rng, 50);
+        print_null_call("block_dtype", object_null, "block", bslot);
+        print_status(mts_block_dtype(object_null ? NULL : block, object_null ? &dtype : NULL));
         return;
     case 20:
         printf("null tensormap_copy(NULL) ->");
-        if (mts_tensormap_copy(NULL) == NULL) {
-            print_null();
-        } else {
-            printf(" UNEXPECTED-SUCCESS");
-        }
+        expect_null(mts_tensormap_copy(NULL));
         return;
     case 21:
         printf("null tensormap_keys(NULL) ->");
-        if (mts_tensormap_keys(NULL) == NULL) {
-            print_null();
-        } else {
-            printf(" UNEXPECTED-SUCCESS");
-        }
+        expect_null(mts_tensormap_keys(NULL));
         return;
     case 22:
-    case 23: {
-        /* keys_to_*(NULL, ...): the fill value is still destroyed */
-        struct labels_spec spec;
-        static const char *const K[] = {"k"};
-        spec_init(&spec, 1, K, TA_CPU);
-        const mts_labels_t *move = spec_make(&spec, "keys_to_move");
-        struct test_array *fill = make_scalar(TA_FLOAT64, 0.0);
-        printf("null %s(NULL, ...) ->", kind == 22 ? "keys_to_properties" : "keys_to_samples");
-        mts_tensormap_t *made =
-            kind == 22 ? mts_tensormap_keys_to_properties(NULL, move, ta_mts(fill), true)
-                       : mts_tensormap_keys_to_samples(NULL, move, ta_mts(fill), true);
-        if (made == NULL) {
-            print_null();
-        } else {
-            printf(" UNEXPECTED-SUCCESS");
-        }
-        printf(" fill-destroyed=%d", ta_calls(fill, TA_DESTROY));
-        labels_release(move);
-        return;
-    }
+    case 23:
     case 24:
-    case 25: {
-        struct test_array *fill = make_scalar(TA_FLOAT64, 0.0);
-        printf("null %s(tensor%d, NULL) ->", kind == 24 ? "keys_to_properties" : "keys_to_samples",
-               tslot);
-        mts_tensormap_t *made =
-            kind == 24 ? mts_tensormap_keys_to_properties(tensor, NULL, ta_mts(fill), false)
-                       : mts_tensormap_keys_to_samples(tensor, NULL, ta_mts(fill), false);
-        if (made == NULL) {
-            print_null();
-        } else {
-            printf(" UNEXPECTED-SUCCESS");
-        }
-        printf(" fill-destroyed=%d", ta_calls(fill, TA_DESTROY));
-        return;
-    }
-    case 26: {
-        const char *dimensions[1] = {"x"};
-        printf("null components_to_properties(NULL, ['x']) ->");
-        if (mts_tensormap_components_to_properties(NULL, dimensions, 1) == NULL) {
-            print_null();
-        } else {
-            printf(" UNEXPECTED-SUCCESS");
-        }
-        return;
-    }
+    case 25: null_keys_to((int)kind % 2, kind < 24 ? NULL : tensor, tslot); return;
+    case 26:
     case 27:
     case 28: {
-        const char *dimensions[1] = {NULL};
-        printf("null components_to_properties(tensor%d, %s) ->", tslot,
-               kind == 27 ? "NULL" : "[NULL]");
-        if (mts_tensormap_components_to_properties(tensor, kind == 27 ? NULL : dimensions, 1) ==
-            NULL) {
-            print_null();
+        /* a NULL map, NULL dimensions or a NULL dimension */
+        const char *dimensions[1] = {kind == 26 ? "x" : NULL};
+        if (kind == 26) {
+            printf("null components_to_properties(NULL, ['x']) ->");
         } else {
-            printf(" UNEXPECTED-SUCCESS");
+            printf("null components_to_properties(tensor%d, %s) ->", tslot,
+                   kind == 27 ? "NULL" : "[NULL]");
         }
+        expect_null(mts_tensormap_components_to_properties(kind == 26 ? NULL : tensor,
+                                                           kind == 27 ? NULL : dimensions, 1));
         return;
     }
     case 29:
-        printf("null block_by_id(NULL) ->");
-        print_status(mts_tensormap_block_by_id(NULL, &out_block, 0));
-        return;
     case 30:
-        printf("null block_by_id(tensor%d, NULL) ->", tslot);
-        print_status(mts_tensormap_block_by_id(tensor, NULL, 0));
+        object_null = kind == 29;
+        print_null_call("block_by_id", object_null, "tensor", tslot);
+        print_status(mts_tensormap_block_by_id(object_null ? NULL : tensor,
+                                               object_null ? &out_block : NULL, 0));
         return;
-    case 31: {
-        uint32_t which = rng_below(rng, 3);
-        static const char *const what[] = {"NULL", "key=NULL", "value=NULL"};
-        printf("null set_info(%s) ->", what[which]);
-        print_status(mts_tensormap_set_info(which == 0 ? NULL : tensor, which == 1 ? NULL : "k",
-                                            which == 2 ? NULL : "v"));
-        return;
-    }
-    case 32: {
-        uint32_t which = rng_below(rng, 3);
-        static const char *const what[] = {"NULL", "key=NULL", "value=NULL"};
-        printf("null get_info(%s) ->", what[which]);
-        print_status(mts_tensormap_get_info(which == 0 ? NULL : tensor, which == 1 ? NULL : "k",
-                                            which == 2 ? NULL : &value));
-        return;
-    }
-    case 33: {
-        uint32_t which = rng_below(rng, 3);
-        static const char *const what[] = {"NULL", "keys=NULL", "count=NULL"};
-        printf("null info_keys(%s) ->", what[which]);
-        print_status(mts_tensormap_info_keys(which == 0 ? NULL : tensor, which == 1 ? NULL : &list,
-                                             which == 2 ? NULL : &count));
-        return;
-    }
+    case 31:
+    case 32:
+    case 33: null_info(kind - 31, rng_below(rng, 3), tensor); return;
     case 34:
-        if (rng_percent(rng, 50)) {
-            printf("null tensormap_device(NULL) ->");
-            print_status(mts_tensormap_device(NULL, &device));
-        } else {
-            printf("null tensormap_device(tensor%d, NULL) ->", tslot);
-            print_status(mts_tensormap_device(tensor, NULL));
-        }
+        object_null = rng_percent(rng, 50);
+        print_null_call("tensormap_device", object_null, "tensor", tslot);
+        print_status(
+            mts_tensormap_device(object_null ? NULL : tensor, object_null ? &device : NULL));
         return;
     case 35:
-        if (rng_percent(rng, 50)) {
-            printf("null tensormap_dtype(NULL) ->");
-            print_status(mts_tensormap_dtype(NULL, &dtype));
-        } else {
-            printf("null tensormap_dtype(tensor%d, NULL) ->", tslot);
-            print_status(mts_tensormap_dtype(tensor, NULL));
-        }
+        object_null = rng_percent(rng, 50);
+        print_null_call("tensormap_dtype", object_null, "tensor", tslot);
+        print_status(mts_tensormap_dtype(object_null ? NULL : tensor, object_null ? &dtype : NULL));
         return;
     default: {
         /* mts_tensormap(keys, NULL, n): n > 0 is an error, n == 0 is an empty map */
-        struct labels_spec spec;
-        static const char *const K[] = {"k"};
-        spec_init(&spec, 1, K, TA_CPU);
         int n = (int)rng_below(rng, 2);
-        for (int i = 0; i < n; i++) {
-            int32_t v = i;
-            spec_add(&spec, &v);
-        }
-        const mts_labels_t *keys = spec_make(&spec, "keys");
+        const mts_labels_t *keys = range_labels("k", n, TA_CPU, "keys");
         printf("null mts_tensormap(keys, blocks=NULL, %d) ->", n);
         mts_tensormap_t *made = mts_tensormap(keys, NULL, (uintptr_t)n);
         labels_release(keys);
-        if (made == NULL) {
-            print_null();
-        } else {
-            printf(" ok");
+        if (print_ok_or_null(made)) {
             print_tensor(0, made, 0);
             mts_tensormap_free(made);
         }
@@ -3129,37 +2844,19 @@ int main(int argc, char **argv) {
         printf("could not register an origin\n");
         return 1;
     }
-    for (long i = 0; i < (long)count; i++) {
-        run_one((uint64_t)seed, i);
-        fflush(stdout);
-    }
+    run_sequence((uint64_t)seed, (long)count, run_one);
 
     int live_blocks = 0, live_tensors = 0;
     for (int slot = 0; slot < BLOCK_SLOTS; slot++) {
         live_blocks += blocks[slot].block != NULL;
-        block_slot_release(slot);
+        block_slot_put(slot, NULL, 0);
     }
     for (int slot = 0; slot < TENSOR_SLOTS; slot++) {
         live_tensors += tensors[slot].tensor != NULL;
-        tensor_slot_release(slot);
+        tensor_slot_put(slot, NULL, 0);
     }
     printf("end: freed %d blocks and %d tensor maps\n", live_blocks, live_tensors);
     /* Labels arrays made inside bounded operations are left out of the totals (see
      * labels_made_bounded); they are all destroyed, as live=0 shows. */
-    printf("arrays: created-minus-made=%ld destroyed-minus-made=%ld live=%ld double_destroy=%ld\n",
-           (long)atomic_load(&ta_stats.created) - bounded_made,
-           (long)atomic_load(&ta_stats.destroyed) - bounded_made, ta_live(),
-           (long)atomic_load(&ta_stats.double_destroy));
-    printf("dlpack: exported=%ld deleted=%ld double_delete=%ld deleted_after_destroy=%ld "
-           "received-minus-made=%ld out_not_zeroed=%ld\n",
-           (long)atomic_load(&ta_stats.dlpack_exported),
-           (long)atomic_load(&ta_stats.dlpack_deleted),
-           (long)atomic_load(&ta_stats.dlpack_double_delete),
-           (long)atomic_load(&ta_stats.dlpack_deleted_after_destroy),
-           (long)atomic_load(&ta_stats.dlpack_received) - bounded_received,
-           (long)atomic_load(&ta_stats.out_not_zeroed));
-    int failed = ta_finish();
-    printf("arrays: %s\n", failed ? "FAILED (leak, double destroy or DLPack imbalance)" : "ok");
-    fflush(stdout);
-    return failed ? 1 : 0;
+    return finish_arrays("-minus-made", bounded_made, bounded_received);
 }
