@@ -331,26 +331,28 @@ func uniqueRows(values []int32, size int) (unique []int32, inverse []int) {
 // sortedUniqueRows gives the distinct rows (of width size) of values in increasing
 // lexicographic order; inverse[i] is the position of row i among them.
 func sortedUniqueRows(values []int32, size int) (unique []int32, inverse []int) {
+	// De-duplicating first (by hash) leaves only the distinct rows to sort: merged samples
+	// repeat a lot, as every block of a group tends to have the same ones.
+	unique, inverse = uniqueRows(values, size)
 	if size == 0 {
-		return []int32{}, []int{}
+		return unique, inverse
 	}
-	n := len(values) / size
+	n := len(unique) / size
 	order := make([]int, n)
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return compareRows(values, size, a, b) })
-	unique = make([]int32, 0, n*size)
-	inverse = make([]int, n)
-	count := 0
+	slices.SortFunc(order, func(a, b int) int { return compareRows(unique, size, a, b) })
+	sorted := make([]int32, 0, len(unique))
+	rank := make([]int, n)
 	for k, i := range order {
-		if k == 0 || compareRows(values, size, order[k-1], i) != 0 {
-			unique = append(unique, values[i*size:i*size+size]...)
-			count++
-		}
-		inverse[i] = count - 1
+		rank[i] = k
+		sorted = append(sorted, unique[i*size:i*size+size]...)
 	}
-	return unique, inverse
+	for j, first := range inverse {
+		inverse[j] = rank[first]
+	}
+	return sorted, inverse
 }
 
 // mergedShape gives the shape of a merged array: that of array, with samples entries along
