@@ -1,8 +1,9 @@
 /* harness.c: see harness.h. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* dladdr */
 
 #include "harness.h"
 
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,4 +162,78 @@ void bench_print_row(FILE *out, const char *id, const char *description, const c
         fputc('\n', out);
     }
     fflush(out);
+}
+
+int bench_parse_args(int argc, char **argv, const bench_case *cases, size_t count, const char *extra,
+                     bench_args *args) {
+    args->options = bench_default_options();
+    args->patterns = calloc((size_t)argc, sizeof *args->patterns);
+    args->patterns_count = 0;
+    args->extra = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0) {
+            args->options = bench_quick_options();
+        } else if (extra != NULL && strcmp(argv[i], extra) == 0) {
+            args->extra = 1;
+        } else if (strcmp(argv[i], "--list") == 0) {
+            for (size_t c = 0; c < count; c++) {
+                printf("%s\t%s\n", cases[c].id, cases[c].description);
+            }
+            bench_args_free(args);
+            return 0;
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "usage: %s [--quick] [--list]%s%s%s [PATTERN...]\n", argv[0],
+                    extra != NULL ? " [" : "", extra != NULL ? extra : "", extra != NULL ? "]" : "");
+            bench_args_free(args);
+            return 2;
+        } else {
+            args->patterns[args->patterns_count++] = argv[i];
+        }
+    }
+    return -1;
+}
+
+void bench_args_free(bench_args *args) {
+    free(args->patterns);
+    args->patterns = NULL;
+    args->patterns_count = 0;
+}
+
+void bench_print_preamble(const void *symbol, const char *timing) {
+    Dl_info library;
+    if (dladdr(symbol, &library) != 0 && library.dli_fname != NULL) {
+        printf("#library\t%s\n", library.dli_fname);
+    }
+    printf("#version\t%s\n", mts_version());
+    printf("#timing\t%s\n", timing);
+    bench_print_header(stdout);
+    fflush(stdout);
+}
+
+static int bench_wanted(const char *id, const bench_args *args) {
+    if (args->patterns_count == 0) {
+        return 1;
+    }
+    for (int i = 0; i < args->patterns_count; i++) {
+        if (strstr(id, args->patterns[i]) != NULL) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void bench_run(const bench_case *cases, size_t count, const bench_args *args) {
+    for (size_t c = 0; c < count; c++) {
+        const bench_case *bench = &cases[c];
+        if (!bench_wanted(bench->id, args)) {
+            continue;
+        }
+        fprintf(stderr, "running %s...\n", bench->id);
+        bench_result result;
+        if (bench_measure(bench->fn, bench->context, &args->options, &result) == 0) {
+            bench_print_row(stdout, bench->id, bench->description, bench->unit, &result, NULL);
+        } else {
+            bench_print_row(stdout, bench->id, bench->description, bench->unit, NULL, bench_error());
+        }
+    }
 }

@@ -69,4 +69,35 @@ void bench_print_header(FILE *out);
 void bench_print_row(FILE *out, const char *id, const char *description, const char *unit,
                      const bench_result *result, const char *error);
 
+/* One benchmark case of a program. */
+typedef struct {
+    const char *id;
+    const char *description;
+    const char *unit;
+    bench_case_fn fn;
+    void *context;
+} bench_case;
+
+/* What a program's command line asked for. */
+typedef struct {
+    bench_options options;
+    const char **patterns; /* run the cases whose id contains one of them; all when none */
+    int patterns_count;
+    int extra; /* set when the program's own flag was given */
+} bench_args;
+
+/* Parses `[--quick] [--list] [EXTRA] [PATTERN...]`, EXTRA being the program's own flag (or
+ * NULL). Returns -1 when the cases should run, otherwise the exit code (after --list printed
+ * the cases, or after a usage message). Free the arguments with bench_args_free. */
+int bench_parse_args(int argc, char **argv, const bench_case *cases, size_t count, const char *extra,
+                     bench_args *args);
+void bench_args_free(bench_args *args);
+
+/* Prints the #library (the file holding `symbol`), #version and #timing lines, then the
+ * header. */
+void bench_print_preamble(const void *symbol, const char *timing);
+
+/* Runs the wanted cases, printing one row each. */
+void bench_run(const bench_case *cases, size_t count, const bench_args *args);
+
 #endif

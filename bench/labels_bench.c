@@ -19,9 +19,7 @@
  * timed region; labels are freed after it. So the creation times hold neither the copy of the
  * values into an array nor the release of the labels.
  */
-#define _GNU_SOURCE /* dladdr */
 
-#include <dlfcn.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -483,15 +481,7 @@ static struct select_case select_one = {&one_dimension_selection, 340000};
 static struct select_case select_two = {&two_dimensions_selection, 100000};
 static struct select_case select_same = {&same_names_selection, 100000};
 
-struct bench_case {
-    const char *id;
-    const char *description;
-    const char *unit;
-    bench_case_fn fn;
-    void *context;
-};
-
-static const struct bench_case CASES[] = {
+static const bench_case CASES[] = {
     {"create_5x3", "mts_labels, 5x3", "call", run_create, &create_small},
     {"create_1e6x3", "mts_labels, 1e6x3 sorted", "call", run_create, &create_large},
     {"create_1e6x3_shuffled", "mts_labels, 1e6x3 shuffled", "call", run_create, &create_large_shuffled},
@@ -571,18 +561,6 @@ static void free_inputs(void) {
     bench_array_finish();
 }
 
-static bool wanted(const char *id, int patterns_count, char **patterns) {
-    if (patterns_count == 0) {
-        return true;
-    }
-    for (int i = 0; i < patterns_count; i++) {
-        if (strstr(id, patterns[i]) != NULL) {
-            return true;
-        }
-    }
-    return false;
-}
-
 /* ------------------------------------------------------------------ memory over many cycles */
 
 static long resident_kb(void) {
@@ -637,60 +615,27 @@ static int run_rss(void) {
 }
 
 int main(int argc, char **argv) {
-    bench_options options = bench_default_options();
-    char **patterns = calloc((size_t)argc, sizeof *patterns);
-    int patterns_count = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--rss") == 0) {
-            free(patterns);
-            mts_disable_panic_printing();
-            return run_rss();
-        } else if (strcmp(argv[i], "--quick") == 0) {
-            options = bench_quick_options();
-        } else if (strcmp(argv[i], "--list") == 0) {
-            for (size_t c = 0; c < CASES_COUNT; c++) {
-                printf("%s\t%s\n", CASES[c].id, CASES[c].description);
-            }
-            free(patterns);
-            return 0;
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "usage: %s [--quick] [--list] [--rss] [PATTERN...]\n", argv[0]);
-            free(patterns);
-            return 2;
-        } else {
-            patterns[patterns_count++] = argv[i];
-        }
+    bench_args args;
+    int code = bench_parse_args(argc, argv, CASES, CASES_COUNT, "--rss", &args);
+    if (code >= 0) {
+        return code;
     }
-
-    Dl_info library;
-    if (dladdr((void *)mts_labels, &library) != 0 && library.dli_fname != NULL) {
-        printf("#library\t%s\n", library.dli_fname);
+    if (args.extra) {
+        bench_args_free(&args);
+        mts_disable_panic_printing();
+        return run_rss();
     }
-    printf("#version\t%s\n", mts_version());
-    printf("#timing\tlabels creation: arrays sharing one values buffer are made before, and labels freed after, "
-           "the timed region; set operations and select: results freed outside it\n");
-    bench_print_header(stdout);
-    fflush(stdout);
+    bench_print_preamble((const void *)mts_labels,
+                         "labels creation: arrays sharing one values buffer are made before, and labels freed after, "
+                         "the timed region; set operations and select: results freed outside it");
 
     mts_disable_panic_printing();
     bench_array_init("metatensor-go.bench.labels"); /* else the origin reads "unregistered origin" */
     make_inputs();
 
-    for (size_t c = 0; c < CASES_COUNT; c++) {
-        const struct bench_case *bench = &CASES[c];
-        if (!wanted(bench->id, patterns_count, patterns)) {
-            continue;
-        }
-        fprintf(stderr, "running %s...\n", bench->id);
-        bench_result result;
-        if (bench_measure(bench->fn, bench->context, &options, &result) == 0) {
-            bench_print_row(stdout, bench->id, bench->description, bench->unit, &result, NULL);
-        } else {
-            bench_print_row(stdout, bench->id, bench->description, bench->unit, NULL, bench_error());
-        }
-    }
+    bench_run(CASES, CASES_COUNT, &args);
 
     free_inputs();
-    free(patterns);
+    bench_args_free(&args);
     return 0;
 }

@@ -26,9 +26,7 @@
  * case shares with others are made on first use, and a failure there is reported by every
  * case that needs them. Prints "#library" and "#version" lines first; progress goes to stderr.
  */
-#define _GNU_SOURCE /* dladdr */
 
-#include <dlfcn.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -516,15 +514,7 @@ static struct keys_to_case to_samples_unsorted = {true, false};
 static struct keys_to_case to_properties_sorted = {false, true};
 static struct keys_to_case to_properties_unsorted = {false, false};
 
-struct bench_case {
-    const char *id;
-    const char *description;
-    const char *unit;
-    bench_case_fn fn;
-    void *context;
-};
-
-static const struct bench_case CASES[] = {
+static const bench_case CASES[] = {
     {"tensor_block_create", "mts_block, 8x3x4 f64", "call", run_block_create, NULL},
     {"tensor_build_10000", "mts_tensormap, 10,000 blocks", "call", run_build, NULL},
     {"tensor_free_10000", "mts_tensormap_free, 10,000 blocks", "call", run_free, NULL},
@@ -541,70 +531,24 @@ static const struct bench_case CASES[] = {
 
 /* ------------------------------------------------------------------ main */
 
-static bool wanted(const char *id, int patterns_count, char **patterns) {
-    if (patterns_count == 0) {
-        return true;
-    }
-    for (int i = 0; i < patterns_count; i++) {
-        if (strstr(id, patterns[i]) != NULL) {
-            return true;
-        }
-    }
-    return false;
-}
-
 int main(int argc, char **argv) {
-    bench_options options = bench_default_options();
-    char **patterns = calloc((size_t)argc, sizeof *patterns);
-    int patterns_count = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--quick") == 0) {
-            options = bench_quick_options();
-        } else if (strcmp(argv[i], "--list") == 0) {
-            for (size_t c = 0; c < CASES_COUNT; c++) {
-                printf("%s\t%s\n", CASES[c].id, CASES[c].description);
-            }
-            free(patterns);
-            return 0;
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "usage: %s [--quick] [--list] [PATTERN...]\n", argv[0]);
-            free(patterns);
-            return 2;
-        } else {
-            patterns[patterns_count++] = argv[i];
-        }
+    bench_args args;
+    int code = bench_parse_args(argc, argv, CASES, CASES_COUNT, NULL, &args);
+    if (code >= 0) {
+        return code;
     }
-
-    Dl_info library;
-    if (dladdr((void *)mts_tensormap, &library) != 0 && library.dli_fname != NULL) {
-        printf("#library\t%s\n", library.dli_fname);
-    }
-    printf("#version\t%s\n", mts_version());
-    printf("#timing\ttensor maps: blocks made before, maps freed after mts_tensormap; keys_to_*: fill value "
-           "made before, result checked and freed after the timed region, create/move_data callbacks inside it\n");
-    bench_print_header(stdout);
-    fflush(stdout);
+    bench_print_preamble((const void *)mts_tensormap,
+                         "tensor maps: blocks made before, maps freed after mts_tensormap; keys_to_*: fill value "
+                         "made before, result checked and freed after the timed region, create/move_data callbacks inside it");
 
     mts_disable_panic_printing();
     bench_array_init("metatensor-go.bench.tensor"); /* else the origin reads "unregistered origin" */
 
-    for (size_t c = 0; c < CASES_COUNT; c++) {
-        const struct bench_case *bench = &CASES[c];
-        if (!wanted(bench->id, patterns_count, patterns)) {
-            continue;
-        }
-        fprintf(stderr, "running %s...\n", bench->id);
-        bench_result result;
-        if (bench_measure(bench->fn, bench->context, &options, &result) == 0) {
-            bench_print_row(stdout, bench->id, bench->description, bench->unit, &result, NULL);
-        } else {
-            bench_print_row(stdout, bench->id, bench->description, bench->unit, NULL, bench_error());
-        }
-    }
+    bench_run(CASES, CASES_COUNT, &args);
 
     wide_free();
     small_free();
     bench_array_finish();
-    free(patterns);
+    bench_args_free(&args);
     return 0;
 }

@@ -430,6 +430,20 @@ func newMergedBlock(values Array, samples *ArrayLabels, first *Block, properties
 	return block, nil
 }
 
+// addMergedGradient gives a merged block the gradient with respect to g.Parameter made of
+// values (consumed), the merged gradient samples, the components of the first block's
+// gradient g and the block's properties.
+func addMergedGradient(block *Block, g Gradient, values Array, samples *ArrayLabels) error {
+	gradient, err := NewBlock(values, samples, g.Block.components, block.properties)
+	if err != nil {
+		return invalidResultError("created invalid gradient", err)
+	}
+	if err := block.AddGradient(g.Parameter, gradient); err != nil {
+		return invalidResultError("could not add gradient", err)
+	}
+	return nil
+}
+
 // invalidResultError is the error of a merged block or gradient that fails its own checks:
 // the reference panics there (status 255). Failed callbacks, and internal errors, pass through
 // unchanged.

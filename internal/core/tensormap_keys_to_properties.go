@@ -204,12 +204,5 @@ func mergeGradientAlongProperties(block *Block, group []keyedBlock, g Gradient, 
 		}
 	}
 
-	gradient, err := NewBlock(values, samples, g.Block.components, block.properties)
-	if err != nil {
-		return invalidResultError("created invalid gradient", err)
-	}
-	if err := block.AddGradient(g.Parameter, gradient); err != nil {
-		return invalidResultError("could not add gradient", err)
-	}
-	return nil
+	return addMergedGradient(block, g, values, samples)
 }

@@ -160,12 +160,5 @@ func mergeGradientAlongSamples(block *Block, group []keyedBlock, g Gradient, sam
 		return err
 	}
 
-	gradient, err := NewBlock(values, samples, g.Block.components, block.properties)
-	if err != nil {
-		return invalidResultError("created invalid gradient", err)
-	}
-	if err := block.AddGradient(g.Parameter, gradient); err != nil {
-		return invalidResultError("could not add gradient", err)
-	}
-	return nil
+	return addMergedGradient(block, g, values, samples)
 }
