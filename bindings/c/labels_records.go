@@ -6,7 +6,6 @@ import "C"
 
 import (
 	"runtime"
-	"slices"
 	"sync"
 	"unsafe"
 
@@ -102,26 +101,13 @@ func allocLabelsRecord(names []string) *C.struct_mts_labels_t {
 }
 
 // adoptLabels gives C the record of new labels the core built, taking over the core's
-// reference. like is the record of an input with the same names, or nil.
+// reference. like is the record of an input whose names the labels share (set operation
+// results have the names of their first input), so they are copied in C; nil to read them
+// from the labels.
 func adoptLabels(labels *core.ArrayLabels, like *C.struct_mts_labels_t) *C.struct_mts_labels_t {
-	if like != nil && !slices.Equal(labels.Names(), namesOfRecord(like)) {
-		like = nil
-	}
 	record := newLabelsRecord(labels, like)
 	attachLabelsRecord(record, labels)
 	return record
-}
-
-// namesOfRecord reads the names of a labels record.
-func namesOfRecord(record *C.struct_mts_labels_t) []string {
-	if record.size == 0 {
-		return nil
-	}
-	names := make([]string, record.size)
-	for i, name := range unsafe.Slice(record.names, record.size) {
-		names[i] = C.GoString(name)
-	}
-	return names
 }
 
 // shareLabels gives C a new reference to labels held by a block or tensor map: their record,
