@@ -28,10 +28,7 @@
 
 #include "check.h"
 #include "test_array.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-#define INVALID "invalid parameter: "
+#include "test_helpers.h"
 
 static const char *const NAMES_S[] = {"s"};
 static const char *const NAMES_C[] = {"c"};
@@ -43,123 +40,8 @@ static const char *const NAMES_AB[] = {"a", "b"};
 static const char *const NAMES_SAMPLE_G[] = {"sample", "g"};
 static const char *const NAMES_SYSTEM_G[] = {"system", "g"};
 
-static const DLDevice CUDA0 = {kDLCUDA, 0};
-static const DLDevice CUDA1 = {kDLCUDA, 1};
-static const DLDevice META = {kDLExtDev, 0};
-
 /* ------------------------------------------------------------------------ */
 /* helpers                                                                  */
-
-struct record {
-    const char *message;
-    const char *origin;
-    void *data;
-};
-
-static struct record last_error(void) {
-    struct record r = {NULL, NULL, NULL};
-    mts_last_error(&r.message, &r.origin, &r.data);
-    return r;
-}
-
-static const char *last_message(void) {
-    return last_error().message;
-}
-
-static void clear_error(void) {
-    mts_set_last_error(NULL, NULL, NULL, NULL);
-}
-
-/* make the record recognisable, so a missing error is noticed */
-static void set_stale_error(void) {
-    mts_set_last_error("stale error", "stale origin", NULL, NULL);
-}
-
-/* `call` (a status) gives `status` and the library error `message` */
-#define CHECK_ERROR(call, status, message)                                           \
-    do {                                                                             \
-        set_stale_error();                                                           \
-        CHECK_STATUS((call), (status));                                              \
-        CHECK_STR_EQ(last_message(), (message));                                     \
-        CHECK_STR_EQ(last_error().origin, "metatensor-core");                        \
-    } while (0)
-
-/* `call` (a pointer) gives NULL and the library error `message` */
-#define CHECK_NULL_ERROR(call, message)                                              \
-    do {                                                                             \
-        set_stale_error();                                                           \
-        CHECK((call) == NULL);                                                       \
-        CHECK_STR_EQ(last_message(), (message));                                     \
-        CHECK_STR_EQ(last_error().origin, "metatensor-core");                        \
-    } while (0)
-
-/* the record is the NULL-argument error for `name`: "got invalid NULL
- * pointer for <name>", then the end or " at <file>:<line>" (not matched) */
-static void check_null_argument_(const char *name, int line) {
-    char expected[256];
-    snprintf(expected, sizeof(expected), INVALID "got invalid NULL pointer for %s", name);
-    const char *message = last_message();
-    int ok = message != NULL && strncmp(message, expected, strlen(expected)) == 0;
-    if (ok) {
-        char next = message[strlen(expected)];
-        ok = next == '\0' || next == ' ';
-    }
-    if (!ok) {
-        fprintf(stderr, "test_block.c:%d: expected a NULL-argument error for '%s'\n", line, name);
-    }
-    check_record_(ok, __FILE__, line, "NULL-argument error");
-    check_str_eq_(last_error().origin, "metatensor-core", "origin", "\"metatensor-core\"",
-                  __FILE__, line);
-}
-
-/* `call` (a status) refuses a NULL `name` with status 1 */
-#define CHECK_NULL_ARG(call, name)                                                   \
-    do {                                                                             \
-        set_stale_error();                                                           \
-        CHECK_STATUS((call), MTS_INVALID_PARAMETER_ERROR);                           \
-        check_null_argument_((name), __LINE__);                                      \
-    } while (0)
-
-/* `call` (a pointer) refuses a NULL `name` */
-#define CHECK_NULL_ARG_PTR(call, name)                                               \
-    do {                                                                             \
-        set_stale_error();                                                           \
-        CHECK((call) == NULL);                                                       \
-        check_null_argument_((name), __LINE__);                                      \
-    } while (0)
-
-/* one-dimension labels `name` with the entries 0 .. count-1 */
-static const mts_labels_t *range_on(const char *const *name, uintptr_t count, DLDevice device) {
-    int32_t values[64];
-    for (uintptr_t i = 0; i < count && i < 64; i++) {
-        values[i] = (int32_t)i;
-    }
-    return ta_labels_on(name, 1, values, count, device);
-}
-
-static const mts_labels_t *range(const char *const *name, uintptr_t count) {
-    return range_on(name, count, TA_CPU);
-}
-
-/* the test array holding the values of `labels` */
-static struct test_array *labels_array(const mts_labels_t *labels) {
-    mts_array_t array;
-    memset(&array, 0, sizeof(array));
-    if (mts_labels_values(labels, &array) != MTS_SUCCESS) {
-        return NULL;
-    }
-    return ta_cast(array.ptr);
-}
-
-/* the test array holding the values of `block` */
-static struct test_array *block_array(mts_block_t *block) {
-    mts_array_t array;
-    memset(&array, 0, sizeof(array));
-    if (mts_block_data(block, &array) != MTS_SUCCESS) {
-        return NULL;
-    }
-    return ta_cast(array.ptr);
-}
 
 /* float64 arrays of shape {a, b, c} and {a, b}, filled with `value` */
 static struct test_array *values3(uintptr_t a, uintptr_t b, uintptr_t c, double value) {
@@ -184,9 +66,9 @@ struct fixture {
 
 static struct fixture fixture_on(DLDevice device) {
     struct fixture f;
-    f.samples = range_on(NAMES_S, 3, device);
-    f.component = range_on(NAMES_C, 4, device);
-    f.properties = range_on(NAMES_P, 2, device);
+    f.samples = range_from(NAMES_S, 0, 3, device);
+    f.component = range_from(NAMES_C, 0, 4, device);
+    f.properties = range_from(NAMES_P, 0, 2, device);
     f.values = values3(3, 4, 2, 1.5);
     f.values->device = device;
     f.block = mts_block(ta_mts(f.values), f.samples, &f.component, 1, f.properties);
@@ -210,8 +92,8 @@ static void fixture_free(struct fixture *f) {
 static mts_block_t *gradient_of(const int32_t *rows, uintptr_t count, DLDevice device,
                                 struct test_array **values_out) {
     const mts_labels_t *samples = ta_labels_on(NAMES_SAMPLE_G, 2, rows, count, device);
-    const mts_labels_t *component = range_on(NAMES_C, 4, device);
-    const mts_labels_t *properties = range_on(NAMES_P, 2, device);
+    const mts_labels_t *component = range_from(NAMES_C, 0, 4, device);
+    const mts_labels_t *properties = range_from(NAMES_P, 0, 2, device);
     struct test_array *values = values3(count, 4, 2, 2.5);
     values->device = device;
     if (values_out != NULL) {
@@ -244,10 +126,6 @@ static mts_status_t other_origin(const void *ptr, mts_data_origin_t *origin) {
         *origin = other_origin_id();
     }
     return status;
-}
-
-static int device_eq(DLDevice a, DLDevice b) {
-    return a.device_type == b.device_type && a.device_id == b.device_id;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -414,10 +292,10 @@ static void test_create_errors(void) {
     const mts_labels_t *c_again = range(NAMES_C, 4);
     const mts_labels_t *d = range(NAMES_D, 2);
     const mts_labels_t *p = range(NAMES_P, 2);
-    const mts_labels_t *s_cuda = range_on(NAMES_S, 3, CUDA0);
-    const mts_labels_t *c_cuda = range_on(NAMES_C, 4, CUDA0);
-    const mts_labels_t *p_cuda = range_on(NAMES_P, 2, CUDA0);
-    const mts_labels_t *c_cuda1 = range_on(NAMES_C, 4, CUDA1);
+    const mts_labels_t *s_cuda = range_from(NAMES_S, 0, 3, CUDA0);
+    const mts_labels_t *c_cuda = range_from(NAMES_C, 0, 4, CUDA0);
+    const mts_labels_t *p_cuda = range_from(NAMES_P, 0, 2, CUDA0);
+    const mts_labels_t *c_cuda1 = range_from(NAMES_C, 0, 4, CUDA1);
     static const int32_t rows_ab[] = {0, 0, 0, 1, 1, 0, 1, 1};
     const mts_labels_t *c_2d = ta_labels(NAMES_AB, 2, rows_ab, 4);
     const mts_labels_t *c_empty = range(NAMES_C, 0);
@@ -434,19 +312,19 @@ static void test_create_errors(void) {
     /* 1. NULL arguments: samples, then properties, then the components
      * array, then each component; the values are consumed every time */
     CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), NULL, NULL, 1, NULL, NULL);
-    check_null_argument_("samples", __LINE__);
+    CHECK_NULL_ARGUMENT("samples");
     CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), NULL, &c, 1, p, NULL);
-    check_null_argument_("samples", __LINE__);
+    CHECK_NULL_ARGUMENT("samples");
     CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, NULL, 1, NULL, NULL);
-    check_null_argument_("properties", __LINE__);
+    CHECK_NULL_ARGUMENT("properties");
     CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, c_null, 2, NULL, NULL);
-    check_null_argument_("properties", __LINE__);
+    CHECK_NULL_ARGUMENT("properties");
     CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, NULL, 1, p, NULL);
-    check_null_argument_("components", __LINE__);
+    CHECK_NULL_ARGUMENT("components");
     CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, c_null, 2, p, NULL);
-    check_null_argument_("component", __LINE__);
+    CHECK_NULL_ARGUMENT("component");
     CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, c_null + 1, 1, p, NULL);
-    check_null_argument_("component", __LINE__);
+    CHECK_NULL_ARGUMENT("component");
 
     /* 2. the rank, before anything else about the shape */
     CHECK_INVALID_BLOCK(values2(3, 2, 0), s, &c, 1, p,
@@ -572,7 +450,6 @@ static void test_labels_accessor(void) {
 static void test_data(void) {
     long live = ta_live();
     struct fixture f = fixture();
-    mts_array_t expected = ta_mts(f.values);
     mts_array_t data;
     memset(&data, 0, sizeof(data));
     int calls_before[TA_MEMBER_COUNT];
@@ -581,19 +458,7 @@ static void test_data(void) {
     }
     CHECK_STATUS(mts_block_data(f.block, &data), MTS_SUCCESS);
     /* the stored array with destroy NULL: every other member as given */
-    CHECK(data.ptr == f.values);
-    CHECK(data.destroy == NULL);
-    CHECK(data.origin == expected.origin);
-    CHECK(data.device == expected.device);
-    CHECK(data.dtype == expected.dtype);
-    CHECK(data.as_dlpack == expected.as_dlpack);
-    CHECK(data.from_dlpack == expected.from_dlpack);
-    CHECK(data.shape == expected.shape);
-    CHECK(data.reshape == expected.reshape);
-    CHECK(data.swap_axes == expected.swap_axes);
-    CHECK(data.create == expected.create);
-    CHECK(data.copy == expected.copy);
-    CHECK(data.move_data == expected.move_data);
+    CHECK_VIEW_OF(data, f.values);
     /* no member was called */
     for (int m = 0; m < TA_MEMBER_COUNT; m++) {
         CHECK_INT_EQ(ta_calls(f.values, (enum ta_member)m), calls_before[m]);
@@ -691,22 +556,8 @@ static void check_gradients_list_(const mts_block_t *block, const char *const *e
     const char *const *parameters = (const char *const *)&parameters;
     uintptr_t got = 12345;
     mts_status_t status = mts_block_gradients_list(block, &parameters, &got);
-    int ok = status == MTS_SUCCESS && got == count;
-    if (ok && count == 0) {
-        ok = parameters == NULL;
-    }
-    for (uintptr_t i = 0; ok && i < count; i++) {
-        ok = parameters[i] != NULL && strcmp(parameters[i], expected[i]) == 0;
-    }
-    if (!ok) {
-        fprintf(stderr, "test_block.c:%d: gradients list (status %d, count %zu):", line,
-                (int)status, (size_t)got);
-        for (uintptr_t i = 0; status == MTS_SUCCESS && parameters != NULL && i < got; i++) {
-            fprintf(stderr, " '%s'", parameters[i]);
-        }
-        fprintf(stderr, "\n");
-    }
-    check_record_(ok, __FILE__, line, "check_gradients_list");
+    check_string_list_(status, parameters, got, expected, count, "check_gradients_list",
+                       __FILE__, line);
 }
 #define CHECK_GRADIENTS_LIST(block, expected, count) \
     check_gradients_list_((block), (expected), (count), __LINE__)
@@ -853,6 +704,23 @@ static mts_block_t *gradient_with(const mts_labels_t *samples, const mts_labels_
     return gradient;
 }
 
+/* the gradient "h" with the samples (sample, g) = `rows`, no components and
+ * `properties` is refused with `message` */
+static void check_samples_rejected_(mts_block_t *block, const int32_t *rows, uintptr_t count,
+                                    const mts_labels_t *properties, const char *message,
+                                    int line) {
+    const mts_labels_t *samples = ta_labels(NAMES_SAMPLE_G, 2, rows, count);
+    mts_block_t *gradient = gradient_with(samples, NULL, 0, properties, TA_CPU);
+    check_rejected_(block, "h", gradient, 0, message, line);
+    mts_labels_free(samples);
+}
+/* `rows` is an array of (sample, g) pairs */
+#define CHECK_SAMPLES_REJECTED(block, rows, properties, message)                            \
+    check_samples_rejected_((block), (rows), ARRAY_SIZE(rows) / 2, (properties), (message), \
+                            __LINE__)
+
+#define SAMPLE_VALUE INVALID "invalid value for the 'sample' dimension in gradient samples: "
+
 static void test_add_gradient_errors(void) {
     long live = ta_live();
     struct fixture f = fixture();
@@ -872,8 +740,8 @@ static void test_add_gradient_errors(void) {
 
     /* 2. origin, before the device */
     const mts_labels_t *cuda_samples = ta_labels_on(NAMES_SAMPLE_G, 2, GRADIENT_ROWS, 3, CUDA0);
-    const mts_labels_t *cuda_c = range_on(NAMES_C, 4, CUDA0);
-    const mts_labels_t *cuda_p = range_on(NAMES_P, 2, CUDA0);
+    const mts_labels_t *cuda_c = range_from(NAMES_C, 0, 4, CUDA0);
+    const mts_labels_t *cuda_p = range_from(NAMES_P, 0, 2, CUDA0);
     const mts_labels_t *q = range(NAMES_Q, 2);
     struct test_array *odd = values3(3, 4, 2, 0);
     odd->device = CUDA0;
@@ -939,41 +807,21 @@ static void test_add_gradient_errors(void) {
     /* 7. the range of the 'sample' column, before the components: the
      * whole column of unsorted samples, the ends of sorted ones */
     static const int32_t unsorted_negative[] = {1, 0, -4, 0, 0, 1, -2, 3};
-    const mts_labels_t *samples = ta_labels(NAMES_SAMPLE_G, 2, unsorted_negative, 4);
-    gradient = gradient_with(samples, NULL, 0, q, TA_CPU);
-    CHECK_REJECTED(f.block, "h", gradient,
-                   INVALID "invalid value for the 'sample' dimension in gradient samples: all "
-                           "values should be positive, but we got -4");
-    mts_labels_free(samples);
+    CHECK_SAMPLES_REJECTED(f.block, unsorted_negative, q,
+                           SAMPLE_VALUE "all values should be positive, but we got -4");
     static const int32_t sorted_negative[] = {-2, 0, -1, 0, 0, 1, 2, 3};
-    samples = ta_labels(NAMES_SAMPLE_G, 2, sorted_negative, 4);
-    gradient = gradient_with(samples, NULL, 0, q, TA_CPU);
-    CHECK_REJECTED(f.block, "h", gradient,
-                   INVALID "invalid value for the 'sample' dimension in gradient samples: all "
-                           "values should be positive, but we got -2");
-    mts_labels_free(samples);
+    CHECK_SAMPLES_REJECTED(f.block, sorted_negative, q,
+                           SAMPLE_VALUE "all values should be positive, but we got -2");
     static const int32_t unsorted_large[] = {1, 0, 7, 0, 0, 1, 3, 3};
-    samples = ta_labels(NAMES_SAMPLE_G, 2, unsorted_large, 4);
-    gradient = gradient_with(samples, NULL, 0, q, TA_CPU);
-    CHECK_REJECTED(f.block, "h", gradient,
-                   INVALID "invalid value for the 'sample' dimension in gradient samples: we "
-                           "got 7, but the values contain 3 samples");
-    mts_labels_free(samples);
+    CHECK_SAMPLES_REJECTED(f.block, unsorted_large, q,
+                           SAMPLE_VALUE "we got 7, but the values contain 3 samples");
     static const int32_t sorted_large[] = {0, 0, 1, 0, 2, 1, 3, 3};
-    samples = ta_labels(NAMES_SAMPLE_G, 2, sorted_large, 4);
-    gradient = gradient_with(samples, NULL, 0, q, TA_CPU);
-    CHECK_REJECTED(f.block, "h", gradient,
-                   INVALID "invalid value for the 'sample' dimension in gradient samples: we "
-                           "got 3, but the values contain 3 samples");
-    mts_labels_free(samples);
+    CHECK_SAMPLES_REJECTED(f.block, sorted_large, q,
+                           SAMPLE_VALUE "we got 3, but the values contain 3 samples");
     /* both wrong: the minimum is checked first */
     static const int32_t both[] = {5, 0, -1, 0};
-    samples = ta_labels(NAMES_SAMPLE_G, 2, both, 2);
-    gradient = gradient_with(samples, NULL, 0, q, TA_CPU);
-    CHECK_REJECTED(f.block, "h", gradient,
-                   INVALID "invalid value for the 'sample' dimension in gradient samples: all "
-                           "values should be positive, but we got -1");
-    mts_labels_free(samples);
+    CHECK_SAMPLES_REJECTED(f.block, both, q,
+                           SAMPLE_VALUE "all values should be positive, but we got -1");
 
     /* 9. at least as many components as the values */
     gradient = gradient_with(good_samples, NULL, 0, q, TA_CPU);
@@ -1033,7 +881,7 @@ static void test_add_gradient_errors(void) {
     gradient = gradient_with(no_rows, &c, 1, p, TA_CPU);
     CHECK_STATUS(mts_block_add_gradient(f.block, "empty", gradient), MTS_SUCCESS);
     static const int32_t unsorted_ok[] = {2, -7, 0, 100, 1, 3, 0, -100};
-    samples = ta_labels(NAMES_SAMPLE_G, 2, unsorted_ok, 4);
+    const mts_labels_t *samples = ta_labels(NAMES_SAMPLE_G, 2, unsorted_ok, 4);
     gradient = gradient_with(samples, &c, 1, p, TA_CPU);
     CHECK_STATUS(mts_block_add_gradient(f.block, "unsorted", gradient), MTS_SUCCESS);
     mts_labels_free(samples);
@@ -1323,14 +1171,7 @@ int main(void) {
     test_copy();
     test_copy_errors();
 
-    /* nothing leaked, nothing destroyed twice */
-    clear_error();
-    CHECK_INT_EQ(ta_live(), 0);
-    CHECK_INT_EQ(atomic_load(&ta_stats.double_destroy), 0);
-    CHECK_INT_EQ(atomic_load(&ta_stats.out_not_zeroed), 0);
-    CHECK_INT_EQ(atomic_load(&ta_stats.error_data_created),
-                 atomic_load(&ta_stats.error_data_deleted));
-    CHECK_INT_EQ(ta_finish(), 0);
+    CHECK_NOTHING_LEAKED();
 
     return check_summary();
 }

@@ -32,11 +32,7 @@
 
 #include "check.h"
 #include "test_array.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-#define INVALID "invalid parameter: "
-#define INTERNAL_PREFIX "internal metatensor error (this is likely a bug, please report it): "
+#include "test_helpers.h"
 
 static const char *const NAMES_KEYS[] = {"key_1", "key_2"};
 static const char *const NAMES_KEY_1[] = {"key_1"};
@@ -56,63 +52,12 @@ static const char *const NAMES_SAMPLE_G[] = {"sample", "g"};
 static const char *const NAMES_UNDERSCORE[] = {"_"};
 static const char *const NAMES_ZZ[] = {"zz"};
 
-static const DLDevice CUDA0 = {kDLCUDA, 0};
-
 #define N NAN
 
 /* ------------------------------------------------------------------------ */
 /* helpers                                                                  */
 
-struct record {
-    const char *message;
-    const char *origin;
-    void *data;
-};
-
-static struct record last_error(void) {
-    struct record r = {NULL, NULL, NULL};
-    mts_last_error(&r.message, &r.origin, &r.data);
-    return r;
-}
-
-static const char *last_message(void) {
-    return last_error().message;
-}
-
-static void clear_error(void) {
-    mts_set_last_error(NULL, NULL, NULL, NULL);
-}
-
-static void set_stale_error(void) {
-    mts_set_last_error("stale error", "stale origin", NULL, NULL);
-}
-
-static struct test_array *labels_array(const mts_labels_t *labels) {
-    mts_array_t array;
-    memset(&array, 0, sizeof(array));
-    if (mts_labels_values(labels, &array) != MTS_SUCCESS) {
-        return NULL;
-    }
-    return ta_cast(array.ptr);
-}
-
-static struct test_array *block_array(mts_block_t *block) {
-    mts_array_t array;
-    memset(&array, 0, sizeof(array));
-    if (mts_block_data(block, &array) != MTS_SUCCESS) {
-        return NULL;
-    }
-    return ta_cast(array.ptr);
-}
-
-static mts_block_t *block_at(mts_tensormap_t *tensor, uintptr_t index) {
-    mts_block_t *block = NULL;
-    if (mts_tensormap_block_by_id(tensor, &block, index) != MTS_SUCCESS) {
-        return NULL;
-    }
-    return block;
-}
-
+/* the gradient `parameter` of `block`, NULL when there is none */
 static mts_block_t *gradient_of(mts_block_t *block, const char *parameter) {
     mts_block_t *gradient = NULL;
     if (mts_block_gradient(block, parameter, &gradient) != MTS_SUCCESS) {
@@ -121,87 +66,20 @@ static mts_block_t *gradient_of(mts_block_t *block, const char *parameter) {
     return gradient;
 }
 
-static void check_labels_(const mts_labels_t *labels, const char *const *names, uintptr_t size,
-                          const int32_t *values, uintptr_t count, int line) {
-    const char *const *got_names = NULL;
-    uintptr_t got_size = 0;
-    const int32_t *got_values = NULL;
-    uintptr_t got_count = 0, got_values_size = 0;
-    int ok = labels != NULL &&
-             mts_labels_dimensions(labels, &got_names, &got_size) == MTS_SUCCESS &&
-             got_size == size &&
-             mts_labels_values_cpu(labels, &got_values, &got_count, &got_values_size) ==
-                 MTS_SUCCESS &&
-             got_count == count && got_values_size == size;
-    for (uintptr_t i = 0; ok && i < size; i++) {
-        ok = strcmp(got_names[i], names[i]) == 0;
-    }
-    if (ok && count * size != 0) {
-        ok = memcmp(got_values, values, count * size * sizeof(int32_t)) == 0;
-    }
-    if (!ok && labels != NULL) {
-        fprintf(stderr, "test_keys_to.c:%d: labels", line);
-        for (uintptr_t i = 0; got_names != NULL && i < got_size; i++) {
-            fprintf(stderr, " %s", got_names[i]);
-        }
-        fprintf(stderr, " (%zu entries):", (size_t)got_count);
-        for (uintptr_t i = 0; got_values != NULL && i < got_count * got_values_size; i++) {
-            fprintf(stderr, " %d", got_values[i]);
-        }
-        fprintf(stderr, "\n");
-    }
-    check_record_(ok, __FILE__, line, "check_labels");
-}
-
-static void check_block_labels_(mts_block_t *block, uintptr_t axis, const char *const *names,
-                                uintptr_t size, const int32_t *values, uintptr_t count,
-                                int line) {
-    const mts_labels_t *labels = mts_block_labels(block, axis);
-    check_labels_(labels, names, size, values, count, line);
-    mts_labels_free(labels);
-}
 /* `values` is an array of `size`-wide rows */
 #define CHECK_BLOCK_LABELS(block, axis, names, values) \
     check_block_labels_((block), (axis), (names), ARRAY_SIZE(names), (values), \
-                        ARRAY_SIZE(values) / ARRAY_SIZE(names), __LINE__)
+                        ARRAY_SIZE(values) / ARRAY_SIZE(names), __FILE__, __LINE__)
 
 static void check_keys_(mts_tensormap_t *tensor, const char *const *names, uintptr_t size,
                         const int32_t *values, uintptr_t count, int line) {
     const mts_labels_t *keys = mts_tensormap_keys(tensor);
-    check_labels_(keys, names, size, values, count, line);
+    check_labels_(keys, names, size, values, count, __FILE__, line);
     mts_labels_free(keys);
 }
 #define CHECK_KEYS(tensor, names, values) \
     check_keys_((tensor), (names), ARRAY_SIZE(names), (values), \
                 ARRAY_SIZE(values) / ARRAY_SIZE(names), __LINE__)
-
-/* the shape and float64 values of a test array; NaN equals NaN */
-static void check_array_(const struct test_array *array, const uintptr_t *shape, uintptr_t ndim,
-                         const double *values, int line) {
-    int ok = array != NULL && array->ndim == ndim && ta_dtype_eq(array->dtype, TA_FLOAT64);
-    for (uintptr_t d = 0; ok && d < ndim; d++) {
-        ok = array->shape[d] == shape[d];
-    }
-    size_t total = ok ? ta_count(array) : 0;
-    for (size_t i = 0; ok && i < total; i++) {
-        double got = ta_f64_at(array, i);
-        ok = isnan(values[i]) ? isnan(got) : got == values[i];
-    }
-    if (!ok && array != NULL) {
-        fprintf(stderr, "test_keys_to.c:%d: array of shape [", line);
-        for (uintptr_t d = 0; d < array->ndim; d++) {
-            fprintf(stderr, "%s%zu", d == 0 ? "" : ", ", (size_t)array->shape[d]);
-        }
-        fprintf(stderr, "]:");
-        for (size_t i = 0; i < ta_count(array) && i < 64; i++) {
-            fprintf(stderr, " %g", ta_f64_at(array, i));
-        }
-        fprintf(stderr, "\n");
-    }
-    check_record_(ok, __FILE__, line, "check_array");
-}
-#define CHECK_ARRAY(array, shape, values) \
-    check_array_((array), (shape), ARRAY_SIZE(shape), (values), __LINE__)
 
 /* a float64 array of the given shape filled with `value` */
 static struct test_array *filled(uintptr_t a, uintptr_t b, uintptr_t c, double value) {
@@ -898,22 +776,6 @@ static void check_keys_to_error_(keys_to_fn function, const mts_tensormap_t *ten
 #define CHECK_KEYS_TO_ERROR(function, tensor, move, message) \
     check_keys_to_error_((function), (tensor), (move), (message), __LINE__)
 
-static void check_null_argument_(const char *name, int line) {
-    char expected[256];
-    snprintf(expected, sizeof(expected), INVALID "got invalid NULL pointer for %s", name);
-    const char *message = last_message();
-    int ok = message != NULL && strncmp(message, expected, strlen(expected)) == 0;
-    if (ok) {
-        char next = message[strlen(expected)];
-        ok = next == '\0' || next == ' ';
-    }
-    if (!ok) {
-        fprintf(stderr, "test_keys_to.c:%d: expected a NULL-argument error for '%s'\n", line,
-                name);
-    }
-    check_record_(ok, __FILE__, line, "NULL-argument error");
-}
-
 static void test_preconditions(void) {
     long live = ta_live();
     struct small m = small_map(0);
@@ -928,11 +790,11 @@ static void test_preconditions(void) {
         keys_to_fn function = functions[i];
         /* 1. NULL arguments: the tensor first; the fill value is destroyed */
         CHECK_KEYS_TO_ERROR(function, NULL, move, NULL);
-        check_null_argument_("tensor", __LINE__);
+        CHECK_NULL_MESSAGE("tensor");
         CHECK_KEYS_TO_ERROR(function, NULL, NULL, NULL);
-        check_null_argument_("tensor", __LINE__);
+        CHECK_NULL_MESSAGE("tensor");
         CHECK_KEYS_TO_ERROR(function, m.tensor, NULL, NULL);
-        check_null_argument_("keys_to_move", __LINE__);
+        CHECK_NULL_MESSAGE("keys_to_move");
 
         /* 2. an empty map, before anything about keys_to_move */
         const mts_labels_t *no_keys = ta_labels(NAMES_K, 1, NULL, 0);
@@ -1028,6 +890,17 @@ static void test_nested_gradients(void) {
     CHECK_INT_EQ(ta_live(), live);
 }
 
+/* `function` refuses the fill value `new_fill` (an expression making a test
+ * array) with `message`, and destroys it: 3 checks */
+#define CHECK_FILL_REFUSED(function, tensor, move, new_fill, message)         \
+    do {                                                                      \
+        struct test_array *fill_ = (new_fill);                                \
+        set_stale_error();                                                    \
+        CHECK((function)((tensor), (move), ta_mts(fill_), true) == NULL);     \
+        CHECK_STR_EQ(last_message(), (message));                              \
+        CHECK_INT_EQ(ta_calls(fill_, TA_DESTROY), 1);                         \
+    } while (0)
+
 static void test_fill_value(void) {
     long live = ta_live();
     struct small m = small_map(0);
@@ -1036,35 +909,21 @@ static void test_fill_value(void) {
 
     for (int i = 0; i < 2; i++) {
         /* the dtype must be the values' */
-        struct test_array *fill = ta_new(TA_INT32, NULL, 0, NULL);
-        set_stale_error();
-        CHECK(functions[i](m.tensor, move, ta_mts(fill), true) == NULL);
-        CHECK_STR_EQ(last_message(), INVALID "fill_value dtype (code=0, bits=32, lanes=1) does "
-                                             "not match array dtype (code=2, bits=64, "
-                                             "lanes=1)");
-        CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+        CHECK_FILL_REFUSED(functions[i], m.tensor, move, ta_new(TA_INT32, NULL, 0, NULL),
+                           INVALID "fill_value dtype (code=0, bits=32, lanes=1) does not match "
+                                   "array dtype (code=2, bits=64, lanes=1)");
         /* one scalar, no dimension */
         uintptr_t one[1] = {1};
-        fill = ta_new_f64(NULL, one, 1);
-        set_stale_error();
-        CHECK(functions[i](m.tensor, move, ta_mts(fill), true) == NULL);
-        CHECK_STR_EQ(last_message(), INVALID "fill_value must be a single scalar, got a shape "
-                                             "[1]");
-        CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+        CHECK_FILL_REFUSED(functions[i], m.tensor, move, ta_new_f64(NULL, one, 1),
+                           INVALID "fill_value must be a single scalar, got a shape [1]");
         uintptr_t two[2] = {2, 3};
-        fill = ta_new_f64(NULL, two, 2);
-        set_stale_error();
-        CHECK(functions[i](m.tensor, move, ta_mts(fill), true) == NULL);
-        CHECK_STR_EQ(last_message(), INVALID "fill_value must be a single scalar, got a shape "
-                                             "[2, 3]");
-        CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+        CHECK_FILL_REFUSED(functions[i], m.tensor, move, ta_new_f64(NULL, two, 2),
+                           INVALID "fill_value must be a single scalar, got a shape [2, 3]");
         /* on CPU */
-        fill = ta_scalar_f64(0);
+        struct test_array *fill = ta_scalar_f64(0);
         fill->device = CUDA0;
-        set_stale_error();
-        CHECK(functions[i](m.tensor, move, ta_mts(fill), true) == NULL);
-        CHECK_STR_EQ(last_message(), INVALID "fill_value must be on CPU");
-        CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+        CHECK_FILL_REFUSED(functions[i], m.tensor, move, fill,
+                           INVALID "fill_value must be on CPU");
         /* a fill value without destroy is fine */
         fill = ta_scalar_f64(0);
         mts_array_t no_destroy = ta_mts(fill);
@@ -1157,13 +1016,7 @@ int main(void) {
     test_fill_value();
     test_callback_errors();
 
-    clear_error();
-    CHECK_INT_EQ(ta_live(), 0);
-    CHECK_INT_EQ(atomic_load(&ta_stats.double_destroy), 0);
-    CHECK_INT_EQ(atomic_load(&ta_stats.out_not_zeroed), 0);
-    CHECK_INT_EQ(atomic_load(&ta_stats.error_data_created),
-                 atomic_load(&ta_stats.error_data_deleted));
-    CHECK_INT_EQ(ta_finish(), 0);
+    CHECK_NOTHING_LEAKED();
 
     return check_summary();
 }

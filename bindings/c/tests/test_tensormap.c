@@ -26,11 +26,7 @@
 
 #include "check.h"
 #include "test_array.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-#define INVALID "invalid parameter: "
-#define INTERNAL_PREFIX "internal metatensor error (this is likely a bug, please report it): "
+#include "test_helpers.h"
 
 static const char *const NAMES_S[] = {"s"};
 static const char *const NAMES_X[] = {"x"};
@@ -45,203 +41,15 @@ static const char *const NAMES_KL[] = {"k", "l"};
 static const char *const NAMES_SAMPLE[] = {"sample"};
 static const char *const NAMES_SAMPLE_G[] = {"sample", "g"};
 
-static const DLDevice CUDA0 = {kDLCUDA, 0};
-static const DLDevice CUDA1 = {kDLCUDA, 1};
-
 /* ------------------------------------------------------------------------ */
 /* helpers                                                                  */
 
-struct record {
-    const char *message;
-    const char *origin;
-    void *data;
-};
-
-static struct record last_error(void) {
-    struct record r = {NULL, NULL, NULL};
-    mts_last_error(&r.message, &r.origin, &r.data);
-    return r;
-}
-
-static const char *last_message(void) {
-    return last_error().message;
-}
-
-static void clear_error(void) {
-    mts_set_last_error(NULL, NULL, NULL, NULL);
-}
-
-static void set_stale_error(void) {
-    mts_set_last_error("stale error", "stale origin", NULL, NULL);
-}
-
-/* `call` (a status) gives `status` and the library error `message` */
-#define CHECK_ERROR(call, status, message)                                           \
-    do {                                                                             \
-        set_stale_error();                                                           \
-        CHECK_STATUS((call), (status));                                              \
-        CHECK_STR_EQ(last_message(), (message));                                     \
-        CHECK_STR_EQ(last_error().origin, "metatensor-core");                        \
-    } while (0)
-
-/* `call` (a pointer) gives NULL and the library error `message` */
-#define CHECK_NULL_ERROR(call, message)                                              \
-    do {                                                                             \
-        set_stale_error();                                                           \
-        CHECK((call) == NULL);                                                       \
-        CHECK_STR_EQ(last_message(), (message));                                     \
-        CHECK_STR_EQ(last_error().origin, "metatensor-core");                        \
-    } while (0)
-
-/* the record is the NULL-argument error for `name` */
-static void check_null_argument_(const char *name, int line) {
-    char expected[256];
-    snprintf(expected, sizeof(expected), INVALID "got invalid NULL pointer for %s", name);
-    const char *message = last_message();
-    int ok = message != NULL && strncmp(message, expected, strlen(expected)) == 0;
-    if (ok) {
-        char next = message[strlen(expected)];
-        ok = next == '\0' || next == ' ';
-    }
-    if (!ok) {
-        fprintf(stderr, "test_tensormap.c:%d: expected a NULL-argument error for '%s'\n", line,
-                name);
-    }
-    check_record_(ok, __FILE__, line, "NULL-argument error");
-    check_str_eq_(last_error().origin, "metatensor-core", "origin", "\"metatensor-core\"",
-                  __FILE__, line);
-}
-
-#define CHECK_NULL_ARG(call, name)                                                   \
-    do {                                                                             \
-        set_stale_error();                                                           \
-        CHECK_STATUS((call), MTS_INVALID_PARAMETER_ERROR);                           \
-        check_null_argument_((name), __LINE__);                                      \
-    } while (0)
-
-#define CHECK_NULL_ARG_PTR(call, name)                                               \
-    do {                                                                             \
-        set_stale_error();                                                           \
-        CHECK((call) == NULL);                                                       \
-        check_null_argument_((name), __LINE__);                                      \
-    } while (0)
-
-/* one-dimension labels with the entries first .. first+count-1 */
-static const mts_labels_t *range_from(const char *const *name, int32_t first, uintptr_t count,
-                                      DLDevice device) {
-    int32_t values[64];
-    for (uintptr_t i = 0; i < count && i < 64; i++) {
-        values[i] = first + (int32_t)i;
-    }
-    return ta_labels_on(name, 1, values, count, device);
-}
-
-static const mts_labels_t *range(const char *const *name, uintptr_t count) {
-    return range_from(name, 0, count, TA_CPU);
-}
-
-static struct test_array *labels_array(const mts_labels_t *labels) {
-    mts_array_t array;
-    memset(&array, 0, sizeof(array));
-    if (mts_labels_values(labels, &array) != MTS_SUCCESS) {
-        return NULL;
-    }
-    return ta_cast(array.ptr);
-}
-
-static struct test_array *block_array(mts_block_t *block) {
-    mts_array_t array;
-    memset(&array, 0, sizeof(array));
-    if (mts_block_data(block, &array) != MTS_SUCCESS) {
-        return NULL;
-    }
-    return ta_cast(array.ptr);
-}
-
-static mts_block_t *block_at(mts_tensormap_t *tensor, uintptr_t index) {
-    mts_block_t *block = NULL;
-    if (mts_tensormap_block_by_id(tensor, &block, index) != MTS_SUCCESS) {
-        return NULL;
-    }
-    return block;
-}
-
-static int device_eq(DLDevice a, DLDevice b) {
-    return a.device_type == b.device_type && a.device_id == b.device_id;
-}
-
-/* check the names and entries of `labels` */
-static void check_labels_(const mts_labels_t *labels, const char *const *names, uintptr_t size,
-                          const int32_t *values, uintptr_t count, int line) {
-    const char *const *got_names = NULL;
-    uintptr_t got_size = 0;
-    const int32_t *got_values = NULL;
-    uintptr_t got_count = 0, got_values_size = 0;
-    int ok = labels != NULL &&
-             mts_labels_dimensions(labels, &got_names, &got_size) == MTS_SUCCESS &&
-             got_size == size &&
-             mts_labels_values_cpu(labels, &got_values, &got_count, &got_values_size) ==
-                 MTS_SUCCESS &&
-             got_count == count && got_values_size == size;
-    for (uintptr_t i = 0; ok && i < size; i++) {
-        ok = strcmp(got_names[i], names[i]) == 0;
-    }
-    if (ok && count * size != 0) {
-        ok = memcmp(got_values, values, count * size * sizeof(int32_t)) == 0;
-    }
-    if (!ok && labels != NULL) {
-        fprintf(stderr, "test_tensormap.c:%d: labels", line);
-        for (uintptr_t i = 0; got_names != NULL && i < got_size; i++) {
-            fprintf(stderr, " %s", got_names[i]);
-        }
-        fprintf(stderr, " (%zu entries):", (size_t)got_count);
-        for (uintptr_t i = 0; got_values != NULL && i < got_count * got_values_size; i++) {
-            fprintf(stderr, " %d", got_values[i]);
-        }
-        fprintf(stderr, "\n");
-    }
-    check_record_(ok, __FILE__, line, "check_labels");
-}
+/* the names and entries of labels, and of the labels of `axis` of `block` */
 #define CHECK_LABELS(labels, names, size, values, count) \
-    check_labels_((labels), (names), (size), (values), (count), __LINE__)
-
-/* the same for the labels of `axis` of `block` */
-static void check_block_labels_(mts_block_t *block, uintptr_t axis, const char *const *names,
-                                uintptr_t size, const int32_t *values, uintptr_t count,
-                                int line) {
-    const mts_labels_t *labels = mts_block_labels(block, axis);
-    check_labels_(labels, names, size, values, count, line);
-    mts_labels_free(labels);
-}
-#define CHECK_BLOCK_LABELS(block, axis, names, size, values, count) \
-    check_block_labels_((block), (axis), (names), (size), (values), (count), __LINE__)
-
-/* check the shape and float64 values of a test array */
-static void check_array_(const struct test_array *array, const uintptr_t *shape, uintptr_t ndim,
-                         const double *values, int line) {
-    int ok = array != NULL && array->ndim == ndim && ta_dtype_eq(array->dtype, TA_FLOAT64);
-    for (uintptr_t d = 0; ok && d < ndim; d++) {
-        ok = array->shape[d] == shape[d];
-    }
-    size_t total = ok ? ta_count(array) : 0;
-    for (size_t i = 0; ok && i < total; i++) {
-        ok = ta_f64_at(array, i) == values[i];
-    }
-    if (!ok && array != NULL) {
-        fprintf(stderr, "test_tensormap.c:%d: array of shape [", line);
-        for (uintptr_t d = 0; d < array->ndim; d++) {
-            fprintf(stderr, "%s%zu", d == 0 ? "" : ", ", (size_t)array->shape[d]);
-        }
-        fprintf(stderr, "]:");
-        for (size_t i = 0; i < ta_count(array) && i < 64; i++) {
-            fprintf(stderr, " %g", ta_f64_at(array, i));
-        }
-        fprintf(stderr, "\n");
-    }
-    check_record_(ok, __FILE__, line, "check_array");
-}
-#define CHECK_ARRAY(array, shape, values) \
-    check_array_((array), (shape), ARRAY_SIZE(shape), (values), __LINE__)
+    check_labels_((labels), (names), (size), (values), (count), __FILE__, __LINE__)
+#define CHECK_BLOCK_LABELS(block, axis, names, size, values, count)                     \
+    check_block_labels_((block), (axis), (names), (size), (values), (count), __FILE__, \
+                        __LINE__)
 
 /* a block with samples s = 0..samples-1, optional components (1-D labels
  * given), properties p = first_property.., values filled with `value` on
@@ -305,6 +113,21 @@ static mts_block_t *make_gradient(const char *const *sample_names, uintptr_t sam
     mts_labels_free(c);
     mts_labels_free(p);
     return gradient;
+}
+
+/* make_gradient's usual gradient: samples (sample, g), no components */
+static mts_block_t *plain_gradient(void) {
+    return make_gradient(NULL, 0, NULL, NAMES_P, TA_CPU);
+}
+
+/* `block` takes `gradient` as its gradient `parameter`: 1 check */
+#define ADD_GRADIENT(block, parameter, gradient) \
+    CHECK_STATUS(mts_block_add_gradient((block), (parameter), (gradient)), MTS_SUCCESS)
+
+/* two new blocks made by simple_block, with the values 0 and 1 */
+static void simple_blocks(mts_block_t *blocks[2]) {
+    blocks[0] = simple_block(0, NULL);
+    blocks[1] = simple_block(1, NULL);
 }
 
 static mts_data_origin_t other_origin_id(void) {
@@ -392,12 +215,8 @@ static void test_create(void) {
     blocks[0] = make_block(3, NAMES_C, 2, NAMES_P, 2, 0, TA_CPU, NULL);
     blocks[1] = make_block(5, NAMES_C, 4, NAMES_P, 1, 0, TA_CPU, NULL);
     const mts_labels_t *c = NULL;
-    CHECK_STATUS(mts_block_add_gradient(blocks[0], "g", make_gradient(NULL, 0, NAMES_C, NAMES_P,
-                                                                      TA_CPU)),
-                 MTS_SUCCESS);
-    CHECK_STATUS(mts_block_add_gradient(blocks[0], "h", make_gradient(NULL, 0, NAMES_C, NAMES_P,
-                                                                      TA_CPU)),
-                 MTS_SUCCESS);
+    ADD_GRADIENT(blocks[0], "g", make_gradient(NULL, 0, NAMES_C, NAMES_P, TA_CPU));
+    ADD_GRADIENT(blocks[0], "h", make_gradient(NULL, 0, NAMES_C, NAMES_P, TA_CPU));
     /* block 1: h then g, with a one-property gradient labelled differently */
     c = range(NAMES_C, 4);
     const mts_labels_t *p = range(NAMES_P, 1);
@@ -624,72 +443,41 @@ static void test_create_errors(void) {
 #define GRADIENTS_MESSAGE                                                                     \
     INVALID "all blocks must have the same set of gradients, with the same sample, property " \
             "and component dimensions, and the same must be true for gradients of gradients"
-    blocks[0] = simple_block(0, NULL);
-    blocks[1] = simple_block(1, NULL);
-    CHECK_STATUS(mts_block_add_gradient(blocks[1], "g",
-                                        make_gradient(NULL, 0, NULL, NAMES_P, TA_CPU)),
-                 MTS_SUCCESS);
+    simple_blocks(blocks);
+    ADD_GRADIENT(blocks[1], "g", plain_gradient());
     CHECK_INVALID_MAP(keys, blocks, GRADIENTS_MESSAGE);
-    blocks[0] = simple_block(0, NULL);
-    blocks[1] = simple_block(1, NULL);
-    CHECK_STATUS(mts_block_add_gradient(blocks[0], "g",
-                                        make_gradient(NULL, 0, NULL, NAMES_P, TA_CPU)),
-                 MTS_SUCCESS);
+    simple_blocks(blocks);
+    ADD_GRADIENT(blocks[0], "g", plain_gradient());
     CHECK_INVALID_MAP(keys, blocks, GRADIENTS_MESSAGE);
-    blocks[0] = simple_block(0, NULL);
-    blocks[1] = simple_block(1, NULL);
-    CHECK_STATUS(mts_block_add_gradient(blocks[0], "g",
-                                        make_gradient(NULL, 0, NULL, NAMES_P, TA_CPU)),
-                 MTS_SUCCESS);
-    CHECK_STATUS(mts_block_add_gradient(blocks[1], "h",
-                                        make_gradient(NULL, 0, NULL, NAMES_P, TA_CPU)),
-                 MTS_SUCCESS);
+    simple_blocks(blocks);
+    ADD_GRADIENT(blocks[0], "g", plain_gradient());
+    ADD_GRADIENT(blocks[1], "h", plain_gradient());
     CHECK_INVALID_MAP(keys, blocks, GRADIENTS_MESSAGE);
     /* other sample names */
-    blocks[0] = simple_block(0, NULL);
-    blocks[1] = simple_block(1, NULL);
-    CHECK_STATUS(mts_block_add_gradient(blocks[0], "g",
-                                        make_gradient(NULL, 0, NULL, NAMES_P, TA_CPU)),
-                 MTS_SUCCESS);
-    CHECK_STATUS(mts_block_add_gradient(blocks[1], "g",
-                                        make_gradient(NAMES_SAMPLE, 1, NULL, NAMES_P, TA_CPU)),
-                 MTS_SUCCESS);
+    simple_blocks(blocks);
+    ADD_GRADIENT(blocks[0], "g", plain_gradient());
+    ADD_GRADIENT(blocks[1], "g", make_gradient(NAMES_SAMPLE, 1, NULL, NAMES_P, TA_CPU));
     CHECK_INVALID_MAP(keys, blocks, GRADIENTS_MESSAGE);
     /* other component names */
-    blocks[0] = simple_block(0, NULL);
-    blocks[1] = simple_block(1, NULL);
-    CHECK_STATUS(mts_block_add_gradient(blocks[0], "g",
-                                        make_gradient(NULL, 0, NAMES_C, NAMES_P, TA_CPU)),
-                 MTS_SUCCESS);
-    CHECK_STATUS(mts_block_add_gradient(blocks[1], "g",
-                                        make_gradient(NULL, 0, NAMES_D, NAMES_P, TA_CPU)),
-                 MTS_SUCCESS);
+    simple_blocks(blocks);
+    ADD_GRADIENT(blocks[0], "g", make_gradient(NULL, 0, NAMES_C, NAMES_P, TA_CPU));
+    ADD_GRADIENT(blocks[1], "g", make_gradient(NULL, 0, NAMES_D, NAMES_P, TA_CPU));
     CHECK_INVALID_MAP(keys, blocks, GRADIENTS_MESSAGE);
     /* nested gradients differ */
-    blocks[0] = simple_block(0, NULL);
-    blocks[1] = simple_block(1, NULL);
+    simple_blocks(blocks);
     for (int i = 0; i < 2; i++) {
-        CHECK_STATUS(mts_block_add_gradient(blocks[i], "g",
-                                            make_gradient(NULL, 0, NULL, NAMES_P, TA_CPU)),
-                     MTS_SUCCESS);
+        ADD_GRADIENT(blocks[i], "g", plain_gradient());
     }
     mts_block_t *gradient = NULL;
     CHECK_STATUS(mts_block_gradient(blocks[1], "g", &gradient), MTS_SUCCESS);
-    CHECK_STATUS(mts_block_add_gradient(gradient, "n",
-                                        make_gradient(NULL, 0, NULL, NAMES_P, TA_CPU)),
-                 MTS_SUCCESS);
+    ADD_GRADIENT(gradient, "n", plain_gradient());
     CHECK_INVALID_MAP(keys, blocks, GRADIENTS_MESSAGE);
     /* the same nested gradients are fine */
-    blocks[0] = simple_block(0, NULL);
-    blocks[1] = simple_block(1, NULL);
+    simple_blocks(blocks);
     for (int i = 0; i < 2; i++) {
-        CHECK_STATUS(mts_block_add_gradient(blocks[i], "g",
-                                            make_gradient(NULL, 0, NULL, NAMES_P, TA_CPU)),
-                     MTS_SUCCESS);
+        ADD_GRADIENT(blocks[i], "g", plain_gradient());
         CHECK_STATUS(mts_block_gradient(blocks[i], "g", &gradient), MTS_SUCCESS);
-        CHECK_STATUS(mts_block_add_gradient(gradient, "n",
-                                            make_gradient(NULL, 0, NULL, NAMES_P, TA_CPU)),
-                     MTS_SUCCESS);
+        ADD_GRADIENT(gradient, "n", plain_gradient());
     }
     mts_tensormap_t *tensor = mts_tensormap(keys, blocks, 2);
     CHECK(tensor != NULL);
@@ -712,27 +500,14 @@ static void test_create_errors(void) {
 /* ------------------------------------------------------------------------ */
 /* info                                                                     */
 
+/* the info keys of `tensor` are `expected` (in order) */
 static void check_info_keys_(const mts_tensormap_t *tensor, const char *const *expected,
                              uintptr_t count, int line) {
     const char *const *keys = (const char *const *)&keys;
     uintptr_t got = 12345;
     mts_status_t status = mts_tensormap_info_keys(tensor, &keys, &got);
-    int ok = status == MTS_SUCCESS && got == count;
-    if (ok && count == 0) {
-        ok = keys == NULL;
-    }
-    for (uintptr_t i = 0; ok && i < count; i++) {
-        ok = keys[i] != NULL && strcmp(keys[i], expected[i]) == 0;
-    }
-    if (!ok) {
-        fprintf(stderr, "test_tensormap.c:%d: info keys (status %d, count %zu):", line,
-                (int)status, (size_t)got);
-        for (uintptr_t i = 0; status == MTS_SUCCESS && keys != NULL && i < got; i++) {
-            fprintf(stderr, " '%s'", keys[i]);
-        }
-        fprintf(stderr, "\n");
-    }
-    check_record_(ok, __FILE__, line, "check_info_keys");
+    check_string_list_(status, keys, got, expected, count, "check_info_keys", __FILE__,
+                       line);
 }
 #define CHECK_INFO_KEYS(tensor, expected, count) \
     check_info_keys_((tensor), (expected), (count), __LINE__)
@@ -1286,13 +1061,7 @@ int main(void) {
     test_components_to_properties();
     test_components_to_properties_nested();
 
-    clear_error();
-    CHECK_INT_EQ(ta_live(), 0);
-    CHECK_INT_EQ(atomic_load(&ta_stats.double_destroy), 0);
-    CHECK_INT_EQ(atomic_load(&ta_stats.out_not_zeroed), 0);
-    CHECK_INT_EQ(atomic_load(&ta_stats.error_data_created),
-                 atomic_load(&ta_stats.error_data_deleted));
-    CHECK_INT_EQ(ta_finish(), 0);
+    CHECK_NOTHING_LEAKED();
 
     return check_summary();
 }
