@@ -60,11 +60,15 @@ func missing(member string) error {
 	return core.Errorf(core.InternalError, "mts_array_t.%s function is NULL", member)
 }
 
-// failed turns a callback's non-zero status into MTS_CALLBACK_ERROR. The callback recorded
+// failed turns an array callback's non-zero status into MTS_CALLBACK_ERROR. The callback recorded
 // its own error (with its origin and data, which C++ and Python use to rethrow their
 // exceptions), so only the message is prefixed, here on the calling thread.
 func failed(member string) error {
-	context := "calling mts_array_t." + member + " failed"
+	return callbackFailed("calling mts_array_t." + member + " failed")
+}
+
+// callbackFailed is failed for any user callback: context says which call failed.
+func callbackFailed(context string) error {
 	C.mtsgo_callback_failed((*C.char)(unsafe.Pointer(unsafe.StringData(context))), C.size_t(len(context)))
 	message, _ := lastError()
 	return recordedError{&core.Error{Status: core.CallbackError, Message: message}}

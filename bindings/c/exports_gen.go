@@ -337,8 +337,12 @@ func mtsgo_tensormap_dtype(tensor *C.struct_mts_tensormap_t, dtype *C.DLDataType
 //export mtsgo_labels_load
 func mtsgo_labels_load(path *C.char) (result *C.struct_mts_labels_t) {
 	defer recoverObject("mts_labels_load", &result)
-	recordError(core.NotImplemented("mts_labels_load"))
-	return nil
+	value, err := implLabelsLoad(path)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return value
 }
 
 // mtsgo_labels_load_buffer is the Go body of mts_labels_load_buffer.
@@ -346,8 +350,12 @@ func mtsgo_labels_load(path *C.char) (result *C.struct_mts_labels_t) {
 //export mtsgo_labels_load_buffer
 func mtsgo_labels_load_buffer(buffer *C.uint8_t, buffer_count C.uintptr_t) (result *C.struct_mts_labels_t) {
 	defer recoverObject("mts_labels_load_buffer", &result)
-	recordError(core.NotImplemented("mts_labels_load_buffer"))
-	return nil
+	value, err := implLabelsLoadBuffer(buffer, buffer_count)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return value
 }
 
 // mtsgo_labels_save is the Go body of mts_labels_save.
@@ -355,7 +363,7 @@ func mtsgo_labels_load_buffer(buffer *C.uint8_t, buffer_count C.uintptr_t) (resu
 //export mtsgo_labels_save
 func mtsgo_labels_save(path *C.char, labels *C.struct_mts_labels_t) (status C.mts_status_t) {
 	defer recoverStatus("mts_labels_save", &status)
-	return statusOf(core.NotImplemented("mts_labels_save"))
+	return statusOf(implLabelsSave(path, labels))
 }
 
 // mtsgo_labels_save_buffer is the Go body of mts_labels_save_buffer.
@@ -363,7 +371,7 @@ func mtsgo_labels_save(path *C.char, labels *C.struct_mts_labels_t) (status C.mt
 //export mtsgo_labels_save_buffer
 func mtsgo_labels_save_buffer(buffer **C.uint8_t, buffer_count *C.uintptr_t, realloc_user_data unsafe.Pointer, realloc C.mts_realloc_buffer_t, labels *C.struct_mts_labels_t) (status C.mts_status_t) {
 	defer recoverStatus("mts_labels_save_buffer", &status)
-	return statusOf(core.NotImplemented("mts_labels_save_buffer"))
+	return statusOf(implLabelsSaveBuffer(buffer, buffer_count, realloc_user_data, realloc, labels))
 }
 
 // mtsgo_block_load is the Go body of mts_block_load.
@@ -371,8 +379,12 @@ func mtsgo_labels_save_buffer(buffer **C.uint8_t, buffer_count *C.uintptr_t, rea
 //export mtsgo_block_load
 func mtsgo_block_load(path *C.char, create_array C.mts_create_array_callback_t) (result *C.struct_mts_block_t) {
 	defer recoverObject("mts_block_load", &result)
-	recordError(core.NotImplemented("mts_block_load"))
-	return nil
+	value, err := implBlockLoad(path, create_array)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return value
 }
 
 // mtsgo_block_load_buffer is the Go body of mts_block_load_buffer.
@@ -380,8 +392,12 @@ func mtsgo_block_load(path *C.char, create_array C.mts_create_array_callback_t) 
 //export mtsgo_block_load_buffer
 func mtsgo_block_load_buffer(buffer *C.uint8_t, buffer_count C.uintptr_t, create_array C.mts_create_array_callback_t) (result *C.struct_mts_block_t) {
 	defer recoverObject("mts_block_load_buffer", &result)
-	recordError(core.NotImplemented("mts_block_load_buffer"))
-	return nil
+	value, err := implBlockLoadBuffer(buffer, buffer_count, create_array)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return value
 }
 
 // mtsgo_block_save is the Go body of mts_block_save.
@@ -389,7 +405,7 @@ func mtsgo_block_load_buffer(buffer *C.uint8_t, buffer_count C.uintptr_t, create
 //export mtsgo_block_save
 func mtsgo_block_save(path *C.char, block *C.struct_mts_block_t) (status C.mts_status_t) {
 	defer recoverStatus("mts_block_save", &status)
-	return statusOf(core.NotImplemented("mts_block_save"))
+	return statusOf(implBlockSave(path, block))
 }
 
 // mtsgo_block_save_buffer is the Go body of mts_block_save_buffer.
@@ -397,7 +413,7 @@ func mtsgo_block_save(path *C.char, block *C.struct_mts_block_t) (status C.mts_s
 //export mtsgo_block_save_buffer
 func mtsgo_block_save_buffer(buffer **C.uint8_t, buffer_count *C.uintptr_t, realloc_user_data unsafe.Pointer, realloc C.mts_realloc_buffer_t, block *C.struct_mts_block_t) (status C.mts_status_t) {
 	defer recoverStatus("mts_block_save_buffer", &status)
-	return statusOf(core.NotImplemented("mts_block_save_buffer"))
+	return statusOf(implBlockSaveBuffer(buffer, buffer_count, realloc_user_data, realloc, block))
 }
 
 // mtsgo_tensormap_load is the Go body of mts_tensormap_load.
@@ -405,8 +421,12 @@ func mtsgo_block_save_buffer(buffer **C.uint8_t, buffer_count *C.uintptr_t, real
 //export mtsgo_tensormap_load
 func mtsgo_tensormap_load(path *C.char, create_array C.mts_create_array_callback_t) (result *C.struct_mts_tensormap_t) {
 	defer recoverObject("mts_tensormap_load", &result)
-	recordError(core.NotImplemented("mts_tensormap_load"))
-	return nil
+	value, err := implTensormapLoad(path, create_array)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return value
 }
 
 // mtsgo_tensormap_load_buffer is the Go body of mts_tensormap_load_buffer.
@@ -414,8 +434,12 @@ func mtsgo_tensormap_load(path *C.char, create_array C.mts_create_array_callback
 //export mtsgo_tensormap_load_buffer
 func mtsgo_tensormap_load_buffer(buffer *C.uint8_t, buffer_count C.uintptr_t, create_array C.mts_create_array_callback_t) (result *C.struct_mts_tensormap_t) {
 	defer recoverObject("mts_tensormap_load_buffer", &result)
-	recordError(core.NotImplemented("mts_tensormap_load_buffer"))
-	return nil
+	value, err := implTensormapLoadBuffer(buffer, buffer_count, create_array)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return value
 }
 
 // mtsgo_tensormap_save is the Go body of mts_tensormap_save.
@@ -423,7 +447,7 @@ func mtsgo_tensormap_load_buffer(buffer *C.uint8_t, buffer_count C.uintptr_t, cr
 //export mtsgo_tensormap_save
 func mtsgo_tensormap_save(path *C.char, tensor *C.struct_mts_tensormap_t) (status C.mts_status_t) {
 	defer recoverStatus("mts_tensormap_save", &status)
-	return statusOf(core.NotImplemented("mts_tensormap_save"))
+	return statusOf(implTensormapSave(path, tensor))
 }
 
 // mtsgo_tensormap_save_buffer is the Go body of mts_tensormap_save_buffer.
@@ -431,5 +455,5 @@ func mtsgo_tensormap_save(path *C.char, tensor *C.struct_mts_tensormap_t) (statu
 //export mtsgo_tensormap_save_buffer
 func mtsgo_tensormap_save_buffer(buffer **C.uint8_t, buffer_count *C.uintptr_t, realloc_user_data unsafe.Pointer, realloc C.mts_realloc_buffer_t, tensor *C.struct_mts_tensormap_t) (status C.mts_status_t) {
 	defer recoverStatus("mts_tensormap_save_buffer", &status)
-	return statusOf(core.NotImplemented("mts_tensormap_save_buffer"))
+	return statusOf(implTensormapSaveBuffer(buffer, buffer_count, realloc_user_data, realloc, tensor))
 }
