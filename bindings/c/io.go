@@ -51,7 +51,7 @@ func implLabelsSaveBuffer(buffer **C.uint8_t, count *C.uintptr_t, userData unsaf
 	if err != nil {
 		return err
 	}
-	return saveToBuffer(buffer, count, userData, realloc, func(sink core.SaveSink) error {
+	return saveToBuffer("mts_labels_save_buffer", buffer, count, userData, realloc, func(sink core.SaveSink) error {
 		return core.SaveLabels(sink, object.labels)
 	})
 }
@@ -94,7 +94,7 @@ func implBlockSaveBuffer(buffer **C.uint8_t, count *C.uintptr_t, userData unsafe
 	if err != nil {
 		return err
 	}
-	return saveToBuffer(buffer, count, userData, realloc, func(sink core.SaveSink) error {
+	return saveToBuffer("mts_block_save_buffer", buffer, count, userData, realloc, func(sink core.SaveSink) error {
 		return core.SaveBlock(sink, block)
 	})
 }
@@ -137,7 +137,7 @@ func implTensormapSaveBuffer(buffer **C.uint8_t, count *C.uintptr_t, userData un
 	if err != nil {
 		return err
 	}
-	return saveToBuffer(buffer, count, userData, realloc, func(sink core.SaveSink) error {
+	return saveToBuffer("mts_tensormap_save_buffer", buffer, count, userData, realloc, func(sink core.SaveSink) error {
 		return core.SaveTensorMap(sink, object.tensor)
 	})
 }

@@ -66,13 +66,12 @@ func (s *reallocSink) WriteAt(p []byte, offset int64) (int, error) {
 	return len(p), nil
 }
 
-// saveToBuffer runs a save into the caller's buffer; on success *count is the number of bytes
-// written. A NULL *buffer must come with a zero *count.
-func saveToBuffer(buffer **C.uint8_t, count *C.uintptr_t, userData unsafe.Pointer,
+// saveToBuffer runs a save into the caller's buffer for function; on success *count is the
+// number of bytes written. A NULL *buffer must come with a zero *count.
+func saveToBuffer(function string, buffer **C.uint8_t, count *C.uintptr_t, userData unsafe.Pointer,
 	realloc C.mts_realloc_buffer_t, save func(core.SaveSink) error) error {
 	if *buffer == nil && *count != 0 {
-		return core.Errorf(core.InvalidParameterError,
-			"the buffer is NULL but its size is %d: pass a size of 0 with a NULL buffer", uint64(*count))
+		return core.Errorf(core.InvalidParameterError, "`buffer` is NULL but `buffer_count` is not 0 in %s", function)
 	}
 	sink := &reallocSink{buffer: buffer, allocated: uint64(*count), userData: userData, realloc: realloc}
 	if err := save(sink); err != nil {

@@ -529,11 +529,11 @@ mts_status_t mts_block_save_buffer(uint8_t **buffer, uintptr_t *buffer_count, vo
     if (block == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
     }
-    if (buffer == NULL) {
-        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer");
-    }
     if (buffer_count == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer_count");
+    }
+    if (buffer == NULL) {
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer");
     }
     if (realloc == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: realloc callback can not be NULL in mts_block_save_buffer");
@@ -579,11 +579,11 @@ mts_status_t mts_tensormap_save_buffer(uint8_t **buffer, uintptr_t *buffer_count
     if (tensor == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
     }
-    if (buffer == NULL) {
-        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer");
-    }
     if (buffer_count == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer_count");
+    }
+    if (buffer == NULL) {
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer");
     }
     if (realloc == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: realloc callback can not be NULL in mts_tensormap_save_buffer");

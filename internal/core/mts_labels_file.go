@@ -20,6 +20,12 @@ func LoadLabels(r io.Reader, size int64) (*ArrayLabels, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The names come from the file, so the message speaks of dimensions, as the reference's.
+	for _, name := range names {
+		if !IsValidLabelName(name) {
+			return nil, Errorf(InvalidParameterError, "'%s' is not a valid label dimension", name)
+		}
+	}
 	cpu, err := NewLabels(names, values, count)
 	if err != nil {
 		return nil, err

@@ -3,13 +3,16 @@ package core
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -460,6 +463,19 @@ func TestReadNpyArrayDestroysOnLaterErrors(t *testing.T) {
 		probe := counter.created[0]
 		assert.Equal(t, 1, probe.destroys, c.message)
 		assert.Equal(t, probe.exports, probe.releases, c.message)
+	}
+}
+
+func TestReadNpyArrayReaderFailures(t *testing.T) {
+	data := npyFile(1, "{'descr': '<i1', 'fortran_order': False, 'shape': (2,)}\n", []byte{1, 2})
+	for _, cut := range []int{3, len(data) - 1, len(data)} {
+		counter := &npyCreateCounter{}
+		r := io.MultiReader(bytes.NewReader(data[:cut]), iotest.ErrReader(errors.New("connection reset")))
+		_, _, err := readNpyArray(r, int64(len(data)), counter.create)
+		requireCoreError(t, err, IOError, "connection reset")
+		for _, probe := range counter.created {
+			assert.Equal(t, 1, probe.destroys)
+		}
 	}
 }
 

@@ -25,7 +25,7 @@ MTS_TEST_RUNNER ?=
 MTS_TEST_CFLAGS ?=
 
 MTS_C_TESTS := test_errors test_version test_origins test_panic_printing test_null_arguments \
-	test_labels test_block test_tensormap test_keys_to
+	test_labels test_block test_tensormap test_keys_to test_io
 # Tests of functions our library does not implement yet: built against our header (so they
 # prove it compiles them) but only run against the reference, until their issue lands.
 MTS_C_TESTS_PENDING :=

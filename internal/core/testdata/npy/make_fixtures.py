@@ -98,7 +98,7 @@ def main():
     write("labels_no_names.npy", labels_npy([], np.zeros((0, 0))))
 
     # A header over 65535 bytes switches to version 2.0; the file is too large to keep, so
-    # only its size and hash are: see TestWriteNpyLabelsVersion2 in Go.
+    # only its size and hash are: see TestNpyLabelsVersion2WhenLong in Go.
     names = [f"dimension_{i:05}" for i in range(5000)]
     data = labels_npy(names, np.zeros((1, len(names))))
     assert data[6:8] == b"\x02\x00"
