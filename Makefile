@@ -53,7 +53,7 @@ examples: lib headers
 
 # ---------------------------------------------------------------- tests
 
-test: go-test c-tests c-tests-leaks c-tests-reference abi-tests install-test reference-compare
+test: go-test c-tests c-tests-leaks c-tests-reference abi-tests install-test reference-compare mts-compat
 
 go-test:
 	$(GO) test ./...
@@ -64,6 +64,7 @@ MTS_TEST_BUILD := $(BUILD)/c-tests
 include bindings/c/tests/tests.mk
 include bindings/c/tests/leaks.mk
 include tests/reference/reference.mk
+include tests/mts_compat/compat.mk
 include bench/bench.mk
 $(MTS_C_TEST_BINS) $(MTS_C_TEST_PENDING_BINS): | lib headers
 $(MTS_LEAKS_SELFTEST) c-tests-leaks: | lib headers

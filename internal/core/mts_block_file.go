@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -33,7 +34,7 @@ type SaveSink interface {
 
 // writeBlockEntries writes the entries of a block under prefix: values, samples, components
 // and (for the block itself, not its gradients, which share them) properties, then each
-// gradient under prefix/gradients/<parameter>/ in insertion order.
+// gradient under prefix/gradients/<parameter>/.
 func writeBlockEntries(archive *zipWriter, prefix string, withProperties bool, block *Block) error {
 	entry, err := archive.Create(prefix + "values.npy")
 	if err != nil {
@@ -55,7 +56,12 @@ func writeBlockEntries(archive *zipWriter, prefix string, withProperties bool, b
 			return err
 		}
 	}
-	for _, gradient := range block.gradients {
+	// Sorted by parameter, as the reference writes them, so that files do not depend on the
+	// order gradients were added in.
+	gradients := slices.SortedFunc(slices.Values(block.gradients), func(a, b Gradient) int {
+		return strings.Compare(a.Parameter, b.Parameter)
+	})
+	for _, gradient := range gradients {
 		if err := writeBlockEntries(archive, prefix+"gradients/"+gradient.Parameter+"/", false, gradient.Block); err != nil {
 			return err
 		}

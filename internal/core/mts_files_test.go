@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -295,4 +296,28 @@ func TestSaveRejectsNonUTF8InfoValues(t *testing.T) {
 	require.NoError(t, tensor.Info().Set("bad", "\xff"))
 	err := SaveTensorMap(&memorySink{}, tensor)
 	require.ErrorIs(t, err, &Error{Status: InternalError})
+}
+
+func TestGradientsAreWrittenSortedByParameter(t *testing.T) {
+	entries := func(order ...string) []string {
+		samples := rangeLabels(t, "s", 2)
+		properties := rangeLabels(t, "p", 1)
+		properties.Retain()
+		block := newTestBlock(t, nil, samples, nil, properties)
+		defer block.Free()
+		for _, parameter := range order {
+			require.NoError(t, block.AddGradient(parameter, gradientBlock(t, 2, "xyz", nil, properties, 0)))
+		}
+		properties.Release()
+		data := saveToMemory(t, func(s SaveSink) error { return SaveBlock(s, block) })
+		archive, err := openZip(bytes.NewReader(data), int64(len(data)))
+		require.NoError(t, err)
+		return archive.Names()
+	}
+	sorted := entries("Z", "a", "b")
+	require.Equal(t, sorted, entries("b", "Z", "a"))
+	require.Equal(t, []string{"values.npy", "samples.npy", "properties.npy",
+		"gradients/Z/values.npy", "gradients/Z/samples.npy", "gradients/Z/components/0.npy",
+		"gradients/a/values.npy", "gradients/a/samples.npy", "gradients/a/components/0.npy",
+		"gradients/b/values.npy", "gradients/b/samples.npy", "gradients/b/components/0.npy"}, sorted)
 }

@@ -54,9 +54,11 @@ const (
 	zipLocalExtraSize = 4 + 16
 )
 
-// zipChunk is how many bytes of an entry are hashed and then written at once: small enough
-// to still be in cache when written, large enough to make the per-call cost negligible.
-const zipChunk = 256 << 10
+// zipChunk is how many bytes of an entry are hashed and then written at once: the chunk is
+// still in cache when it is copied, and from 1 MiB on Go's memmove copies with non-temporal
+// stores: a 256 MB entry goes into a memory sink at 7 GB/s, against 5 with 256 KiB chunks
+// (a bare copy runs at 16 on the same machine).
+const zipChunk = 1 << 20
 
 // zipWriter writes a zip archive the way the reference does, byte for byte: every entry is
 // STORED, its local header has a zip64 extra field with both sizes and is completed in place
