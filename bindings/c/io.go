@@ -4,45 +4,60 @@ package main
 import "C"
 
 import (
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/metatensor-go/metatensor/internal/core"
 )
 
 // The twelve load and save functions: C arguments become core sources and sinks here; the
-// format itself lives in internal/core.
+// format itself, and the checks of paths, live in internal/core.
 
 func implLabelsLoad(path *C.char) (*C.struct_mts_labels_t, error) {
-	name, err := pathFromC(path)
-	if err != nil {
-		return nil, err
-	}
-	labels, err := core.LoadLabelsFile(name)
-	if err != nil {
-		return nil, err
-	}
-	return adoptLabels(labels, nil), nil
+	return recorded(adoptNewLabels)(core.LoadLabelsFile(C.GoString(path)))
 }
 
 func implLabelsLoadBuffer(buffer *C.uint8_t, count C.uintptr_t) (*C.struct_mts_labels_t, error) {
-	labels, err := core.LoadLabelsBuffer(bytesFromC(buffer, count))
-	if err != nil {
-		return nil, err
-	}
-	return adoptLabels(labels, nil), nil
+	return recorded(adoptNewLabels)(core.LoadLabelsBuffer(bytesFromC(buffer, count)))
+}
+
+func implBlockLoad(path *C.char, create C.mts_create_array_callback_t) (*C.struct_mts_block_t, error) {
+	return recorded(blockRecordOf)(core.LoadBlockFile(C.GoString(path), createArrayWith(create)))
+}
+
+func implBlockLoadBuffer(buffer *C.uint8_t, count C.uintptr_t, create C.mts_create_array_callback_t) (*C.struct_mts_block_t, error) {
+	return recorded(blockRecordOf)(core.LoadBlockBuffer(bytesFromC(buffer, count), createArrayWith(create)))
+}
+
+func implTensormapLoad(path *C.char, create C.mts_create_array_callback_t) (*C.struct_mts_tensormap_t, error) {
+	return recorded(newTensorMapRecord)(core.LoadTensorMapFile(C.GoString(path), createArrayWith(create)))
+}
+
+func implTensormapLoadBuffer(buffer *C.uint8_t, count C.uintptr_t, create C.mts_create_array_callback_t) (*C.struct_mts_tensormap_t, error) {
+	return recorded(newTensorMapRecord)(core.LoadTensorMapBuffer(bytesFromC(buffer, count), createArrayWith(create)))
 }
 
 func implLabelsSave(path *C.char, record *C.struct_mts_labels_t) error {
-	name, err := pathFromC(path)
-	if err != nil {
-		return err
-	}
 	object, err := labelsOf(record)
 	if err != nil {
 		return err
 	}
-	return core.SaveLabelsFile(name, object.labels)
+	return core.SaveLabelsFile(C.GoString(path), object.labels)
+}
+
+func implBlockSave(path *C.char, record *C.struct_mts_block_t) error {
+	block, err := blockOf(record)
+	if err != nil {
+		return err
+	}
+	return core.SaveBlockFile(C.GoString(path), block)
+}
+
+func implTensormapSave(path *C.char, record *C.struct_mts_tensormap_t) error {
+	object, err := tensorMapOf(record)
+	if err != nil {
+		return err
+	}
+	return core.SaveTensorMapFile(C.GoString(path), object.tensor)
 }
 
 func implLabelsSaveBuffer(buffer **C.uint8_t, count *C.uintptr_t, userData unsafe.Pointer,
@@ -56,38 +71,6 @@ func implLabelsSaveBuffer(buffer **C.uint8_t, count *C.uintptr_t, userData unsaf
 	})
 }
 
-func implBlockLoad(path *C.char, create C.mts_create_array_callback_t) (*C.struct_mts_block_t, error) {
-	name, err := pathFromC(path)
-	if err != nil {
-		return nil, err
-	}
-	block, err := core.LoadBlockFile(name, createArrayWith(create))
-	if err != nil {
-		return nil, err
-	}
-	return blockRecordOf(block), nil
-}
-
-func implBlockLoadBuffer(buffer *C.uint8_t, count C.uintptr_t, create C.mts_create_array_callback_t) (*C.struct_mts_block_t, error) {
-	block, err := core.LoadBlockBuffer(bytesFromC(buffer, count), createArrayWith(create))
-	if err != nil {
-		return nil, err
-	}
-	return blockRecordOf(block), nil
-}
-
-func implBlockSave(path *C.char, record *C.struct_mts_block_t) error {
-	name, err := pathFromC(path)
-	if err != nil {
-		return err
-	}
-	block, err := blockOf(record)
-	if err != nil {
-		return err
-	}
-	return core.SaveBlockFile(name, block)
-}
-
 func implBlockSaveBuffer(buffer **C.uint8_t, count *C.uintptr_t, userData unsafe.Pointer,
 	realloc C.mts_realloc_buffer_t, record *C.struct_mts_block_t) error {
 	block, err := blockOf(record)
@@ -97,38 +80,6 @@ func implBlockSaveBuffer(buffer **C.uint8_t, count *C.uintptr_t, userData unsafe
 	return saveToBuffer("mts_block_save_buffer", buffer, count, userData, realloc, func(sink core.SaveSink) error {
 		return core.SaveBlock(sink, block)
 	})
-}
-
-func implTensormapLoad(path *C.char, create C.mts_create_array_callback_t) (*C.struct_mts_tensormap_t, error) {
-	name, err := pathFromC(path)
-	if err != nil {
-		return nil, err
-	}
-	tensor, err := core.LoadTensorMapFile(name, createArrayWith(create))
-	if err != nil {
-		return nil, err
-	}
-	return newTensorMapRecord(tensor), nil
-}
-
-func implTensormapLoadBuffer(buffer *C.uint8_t, count C.uintptr_t, create C.mts_create_array_callback_t) (*C.struct_mts_tensormap_t, error) {
-	tensor, err := core.LoadTensorMapBuffer(bytesFromC(buffer, count), createArrayWith(create))
-	if err != nil {
-		return nil, err
-	}
-	return newTensorMapRecord(tensor), nil
-}
-
-func implTensormapSave(path *C.char, record *C.struct_mts_tensormap_t) error {
-	name, err := pathFromC(path)
-	if err != nil {
-		return err
-	}
-	object, err := tensorMapOf(record)
-	if err != nil {
-		return err
-	}
-	return core.SaveTensorMapFile(name, object.tensor)
 }
 
 func implTensormapSaveBuffer(buffer **C.uint8_t, count *C.uintptr_t, userData unsafe.Pointer,
@@ -142,13 +93,20 @@ func implTensormapSaveBuffer(buffer **C.uint8_t, count *C.uintptr_t, userData un
 	})
 }
 
-// pathFromC reads a path, which must be UTF-8 (the reference panics otherwise, hence the status).
-func pathFromC(path *C.char) (string, error) {
-	name := C.GoString(path)
-	if !utf8.ValidString(name) {
-		return "", core.Errorf(core.InternalError, "the path is not valid UTF-8")
+// recorded gives C the record of what a loader returned, or passes its error on.
+func recorded[T any, R any](record func(T) R) func(T, error) (R, error) {
+	return func(value T, err error) (R, error) {
+		if err != nil {
+			var none R
+			return none, err
+		}
+		return record(value), nil
 	}
-	return name, nil
+}
+
+// adoptNewLabels gives C the record of labels a loader built.
+func adoptNewLabels(labels *core.ArrayLabels) *C.struct_mts_labels_t {
+	return adoptLabels(labels, nil)
 }
 
 // bytesFromC views a caller's buffer, which is only read during the call.

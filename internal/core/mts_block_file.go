@@ -25,13 +25,6 @@ func LoadBlock(r io.ReaderAt, size int64, create CreateArray) (*Block, error) {
 	return readBlockEntries(archive, "", nil, create)
 }
 
-// SaveSink receives the bytes of a file being saved, in order, and lets the zip writer
-// complete headers it already wrote (WriteAt only touches bytes already written).
-type SaveSink interface {
-	io.Writer
-	io.WriterAt
-}
-
 // writeBlockEntries writes the entries of a block under prefix: values, samples, components
 // and (for the block itself, not its gradients, which share them) properties, then each
 // gradient under prefix/gradients/<parameter>/.

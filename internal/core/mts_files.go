@@ -96,6 +96,9 @@ func loadBuffer[T any](kind mtsKind, data []byte, load func(io.ReaderAt, int64) 
 
 func loadFile[T any](kind mtsKind, path string, load func(io.ReaderAt, int64) (T, error)) (T, error) {
 	var none T
+	if err := checkPath(path); err != nil {
+		return none, err
+	}
 	file, err := os.Open(path)
 	if err != nil {
 		return none, osError(err)
@@ -111,6 +114,9 @@ func loadFile[T any](kind mtsKind, path string, load func(io.ReaderAt, int64) (T
 }
 
 func saveFile(path string, save func(SaveSink) error) error {
+	if err := checkPath(path); err != nil {
+		return err
+	}
 	file, err := os.Create(path)
 	if err != nil {
 		return osError(err)
@@ -124,6 +130,15 @@ func saveFile(path string, save func(SaveSink) error) error {
 		err = osError(closeErr)
 	}
 	return err
+}
+
+// checkPath requires paths to be UTF-8, as the reference does (it panics otherwise, hence the
+// status).
+func checkPath(path string) error {
+	if problem := utf8Problem(path); problem != "" {
+		return Errorf(InternalError, "use UTF-8 for path: %s", problem)
+	}
+	return nil
 }
 
 // typeName is the name of the kind in the messages of loaders: "unable to load a TensorMap".

@@ -6,11 +6,12 @@ import (
 	"os"
 )
 
-// saveSink receives the bytes of a file being saved, in order, and lets the zip writer patch
-// bytes it already wrote (local headers are completed once the entry's CRC is known).
-type saveSink interface {
+// SaveSink receives the bytes of a file being saved, in order, and lets the zip writer patch
+// bytes it already wrote (local headers are completed once the entry's CRC is known): WriteAt
+// only touches the range already written.
+type SaveSink interface {
 	io.Writer
-	WriteAt(p []byte, offset int64) (int, error) // only inside the range already written
+	io.WriterAt
 }
 
 // errPatchOutside is the failure of a WriteAt that reaches past what a sink holds.

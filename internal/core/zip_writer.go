@@ -65,7 +65,7 @@ const zipChunk = 1 << 20
 // once the data is written (no data descriptor), and the end record has a zip64 version only
 // when the archive needs one (more than 65535 entries, or a directory beyond 4 GiB).
 type zipWriter struct {
-	sink    saveSink
+	sink    SaveSink
 	offset  uint64 // bytes written so far
 	entries []zipWrittenEntry
 	current *zipEntryWriter // the entry being written, if any
@@ -81,7 +81,7 @@ type zipWrittenEntry struct {
 	size        uint64 // compressed and uncompressed: entries are stored
 }
 
-func newZipWriter(sink saveSink) *zipWriter {
+func newZipWriter(sink SaveSink) *zipWriter {
 	return &zipWriter{sink: sink}
 }
 

@@ -51,7 +51,7 @@ func readZipEntries(t testing.TB, archive []byte) []zipTestEntry {
 
 // writeZipEntries writes entries with our writer, each in pieces of at most piece bytes (all
 // at once when piece is 0), into sink.
-func writeZipEntries(t testing.TB, sink saveSink, entries []zipTestEntry, piece int) {
+func writeZipEntries(t testing.TB, sink SaveSink, entries []zipTestEntry, piece int) {
 	t.Helper()
 	archive := newZipWriter(sink)
 	for _, entry := range entries {
