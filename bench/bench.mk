@@ -1,18 +1,21 @@
 # `make bench`: times the C API of our library and of the reference with the C programs
-# bench/labels_bench.c (labels) and bench/tensor_bench.c (blocks and tensor maps), then prints
+# bench/labels_bench.c (labels), bench/tensor_bench.c (blocks and tensor maps) and
+# bench/io_bench.c (saving and loading a 256 MiB tensor map, against a memcpy), then prints
 # one table comparing them (bench/run.sh) and writes $(BUILD)/bench/results.tsv. Each program
 # is built twice from the same source, each binary with the rpath of its own library
 # (DT_RPATH, so LD_LIBRARY_PATH can not swap them): NAME-ours and NAME-reference.
 #
 # BENCH_ARGS goes to every program: `make bench BENCH_ARGS="--quick"` for a smoke test,
 # `make bench BENCH_ARGS="position select"` for the cases whose id contains a pattern
-# (`make bench BENCH_ARGS=tensor` for the tensor map cases).
+# (`make bench BENCH_ARGS=tensor` for the tensor map cases, `make bench BENCH_ARGS=io_` for the
+# save and load cases: a bare "io" would also match labels cases such as position_present).
+# `make bench BENCH_PROGRAMS=io_bench` builds and runs one program only.
 #
 # Included by the top-level Makefile, which defines BUILD, LIB, INCLUDE, HEADERS, REFERENCE.
 
 BENCH_BUILD := $(BUILD)/bench
 BENCH_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror
-BENCH_PROGRAMS := labels_bench tensor_bench
+BENCH_PROGRAMS := labels_bench tensor_bench io_bench
 BENCH_COMMON := bench/harness.c bench/bench_array.c
 BENCH_COMMON_HEADERS := bench/harness.h bench/bench_array.h
 BENCH_ARGS ?=

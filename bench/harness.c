@@ -222,7 +222,8 @@ static int bench_wanted(const char *id, const bench_args *args) {
     return 0;
 }
 
-void bench_run(const bench_case *cases, size_t count, const bench_args *args) {
+int bench_run(const bench_case *cases, size_t count, const bench_args *args) {
+    int failed = 0;
     for (size_t c = 0; c < count; c++) {
         const bench_case *bench = &cases[c];
         if (!bench_wanted(bench->id, args)) {
@@ -234,6 +235,8 @@ void bench_run(const bench_case *cases, size_t count, const bench_args *args) {
             bench_print_row(stdout, bench->id, bench->description, bench->unit, &result, NULL);
         } else {
             bench_print_row(stdout, bench->id, bench->description, bench->unit, NULL, bench_error());
+            failed++;
         }
     }
+    return failed;
 }

@@ -97,7 +97,7 @@ void bench_args_free(bench_args *args);
  * header. */
 void bench_print_preamble(const void *symbol, const char *timing);
 
-/* Runs the wanted cases, printing one row each. */
-void bench_run(const bench_case *cases, size_t count, const bench_args *args);
+/* Runs the wanted cases, printing one row each; returns how many of them failed. */
+int bench_run(const bench_case *cases, size_t count, const bench_args *args);
 
 #endif

@@ -14,6 +14,10 @@
 # where a status is ok, error or missing (the program died before that row) and the numbers
 # of a row that is not ok are "-". In the table an error reads "n/a"; the messages follow it.
 #
+# A program may name one of its rows as its baseline with a "#baseline<TAB>ID" line (io_bench:
+# a plain memcpy): a second table then gives, for every other row of that program, its median
+# over the baseline's median, for each library in its own run.
+#
 # Errors in our library are reported and do not fail the run (the library may not implement
 # everything yet); an error or a crash of the reference program does, since it means the
 # benchmark itself is broken.
@@ -83,7 +87,8 @@ function repeat(text, n,    result) {
     return result
 }
 FNR == 1 { side = (FILENAME ~ /reference\.tsv$/) ? "reference" : "ours" }
-/^#library\t/ { library[side] = $2; next }
+/^#library\t/ { library[side] = $2; program_baseline = ""; next }
+/^#baseline\t/ { program_baseline = $2; next }
 /^#version\t/ { version[side] = $2; next }
 /^#timing\t/ { if (!($2 in timing_seen)) { timing_seen[$2] = 1; timing[++timings] = $2 }; next }
 /^#/ { next }
@@ -92,6 +97,7 @@ NF >= 9 {
     if (!(id in seen)) { seen[id] = 1; order[++count] = id }
     description[id] = $2
     unit[id] = $3
+    if (program_baseline != "") baseline_of[id] = program_baseline
     median[side, id] = $4
     status[side, id] = $9
     message[side, id] = (NF >= 10) ? $10 : ""
@@ -132,6 +138,31 @@ END {
         printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", id, description[id], unit[id], ours_median,
             reference_median, ratio, state["ours", id], state["reference", id], message["ours", id],
             message["reference", id] > results
+    }
+
+    # ratios to the baseline rows, each library over its own baseline
+    based = 0
+    for (i = 1; i <= count; i++) {
+        id = order[i]
+        if ((id in baseline_of) && baseline_of[id] != id && (baseline_of[id] in seen)) based++
+    }
+    if (based > 0) {
+        printf "\nratios to the baseline of the same program, each library over its own run\n\n"
+        base_format = "%-" width "s | %-28s | %14s | %19s\n"
+        printf base_format, "operation", "baseline", "ours/baseline", "reference/baseline"
+        printf "%s-|-%s-|-%s-|-%s\n", repeat("-", width), repeat("-", 28), repeat("-", 14), repeat("-", 19)
+        for (i = 1; i <= count; i++) {
+            id = order[i]
+            if (!(id in baseline_of) || baseline_of[id] == id || !(baseline_of[id] in seen)) continue
+            base = baseline_of[id]
+            cells["ours"] = "-"; cells["reference"] = "-"
+            for (s = 1; s <= 2; s++) {
+                side = (s == 1) ? "ours" : "reference"
+                if (state[side, id] == "ok" && state[side, base] == "ok" && median[side, base] + 0 > 0)
+                    cells[side] = sprintf("%.2fx", median[side, id] / median[side, base])
+            }
+            printf base_format, name[id], substr(description[base], 1, 28), cells["ours"], cells["reference"]
+        }
     }
 
     # errors, one line per distinct message with the operations that gave it
