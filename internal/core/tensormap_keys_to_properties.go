@@ -162,17 +162,18 @@ func moveProperties(output, input Array, mapping []int, r propertyRange) error {
 	if !r.ok {
 		return nil
 	}
-	movements := make([]DataMovement, len(mapping))
+	movements := borrowMovements(len(mapping))
+	defer returnMovements(movements)
 	for i, out := range mapping {
-		movements[i] = DataMovement{
+		*movements = append(*movements, DataMovement{
 			SampleIn:           uintptr(i),
 			SampleOut:          uintptr(out),
 			PropertiesStartIn:  0,
 			PropertiesStartOut: r.start,
 			PropertiesLength:   r.length,
-		}
+		})
 	}
-	return output.MoveData(input, movements)
+	return output.MoveData(input, *movements)
 }
 
 // mergeGradientAlongProperties merges the gradients with respect to g.Parameter of a group

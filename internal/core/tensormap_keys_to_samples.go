@@ -1,5 +1,7 @@
 package core
 
+import "slices"
+
 // KeysToSamples moves the key dimensions named by keysToMove (which must have no entries) to
 // the samples, merging the blocks that end up with the same remaining key (REFERENCE.md §6.4).
 //
@@ -121,11 +123,13 @@ func mergeRows(like Array, rows, properties int, inputs []Array, mappings [][]in
 	if err != nil {
 		return nil, err
 	}
+	movements := borrowMovements(0)
+	defer returnMovements(movements)
 	for b, input := range inputs {
-		movements := make([]DataMovement, 0, len(mappings[b])*len(runs[b]))
+		list := slices.Grow((*movements)[:0], len(mappings[b])*len(runs[b]))
 		for i, out := range mappings[b] {
 			for _, run := range runs[b] {
-				movements = append(movements, DataMovement{
+				list = append(list, DataMovement{
 					SampleIn:           uintptr(i),
 					SampleOut:          uintptr(out),
 					PropertiesStartIn:  run.in,
@@ -134,7 +138,8 @@ func mergeRows(like Array, rows, properties int, inputs []Array, mappings [][]in
 				})
 			}
 		}
-		if err := output.MoveData(input, movements); err != nil {
+		*movements = list
+		if err := output.MoveData(input, list); err != nil {
 			output.Destroy()
 			return nil, err
 		}
