@@ -77,6 +77,7 @@ enums:
   - {name: e, header: nowhere, doc: "", values: [{name: A, value: 0, doc: a}]}
 objects:
   - {name: thing, c_name: mts_thing_t, free: mts_missing_free, doc: a thing}
+  - {name: other, c_name: mts_other_t, free: mts_other_free, doc: another thing}
 functions:
   - name: mts_a
     group: labels
@@ -100,6 +101,19 @@ functions:
     returns: {convention: void}
     doc: a void function without implemented_in c
     params: []
+  - name: mts_other_free
+    group: labels
+    c_only: true
+    returns: {convention: status}
+    doc: a free function marked c_only
+    params:
+      - {name: other, type: object.other, doc: x}
+  - name: mts_make
+    group: labels
+    c_only: true
+    returns: {convention: object, type: object.thing}
+    doc: a constructor marked c_only
+    params: []
 `
 	_, err := spec.Parse([]byte(broken))
 	require.Error(t, err)
@@ -118,6 +132,8 @@ functions:
 		`count "missing" is not a parameter here`,
 		`parameter n: duplicate parameter name`,
 		`parameter class: "class" is a C or C++ keyword`,
+		`function mts_other_free: can not be c_only, it frees the object other`,
+		`function mts_make: can not be c_only, it makes an object`,
 		`function mts_v: a void function must be implemented_in c`,
 	} {
 		assert.Contains(t, err.Error(), problem)

@@ -20,6 +20,7 @@ import (
 	"github.com/metatensor-go/metatensor/gen/cgo"
 	"github.com/metatensor-go/metatensor/gen/cheader"
 	"github.com/metatensor-go/metatensor/gen/gocore"
+	"github.com/metatensor-go/metatensor/gen/golang"
 	"github.com/metatensor-go/metatensor/gen/spec"
 )
 
@@ -45,6 +46,11 @@ func Outputs(api *spec.API) ([]Output, error) {
 		return nil, err
 	}
 	outputs = append(outputs, Output{"internal/core/status_gen.go", status}, Output{"internal/core/dlpack_gen.go", dlpack})
+	binding, err := golang.Generate(api)
+	if err != nil {
+		return nil, err
+	}
+	outputs = append(outputs, Output{golang.Path, binding})
 	layer, err := cgo.Generate(api)
 	if err != nil {
 		return nil, err

@@ -115,6 +115,9 @@ type Function struct {
 	Params        []*Param `yaml:"params"`
 	ImplementedIn string   `yaml:"implemented_in"`
 	Pending       bool     `yaml:"pending"`
+	// COnly marks the functions that only make sense in C (thread-local error records, panic
+	// printing): the language bindings need no counterpart for them.
+	COnly bool `yaml:"c_only"`
 	// CheckOrder lists parameters whose argument checks run first, in this order (the
 	// reference does not always check in parameter order).
 	CheckOrder []string `yaml:"check_order"`

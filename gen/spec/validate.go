@@ -112,6 +112,14 @@ func (api *API) validate() error {
 		if f.ImplementedIn != "go" && f.ImplementedIn != "c" {
 			p.add("%s: implemented_in %q is neither go nor c", where, f.ImplementedIn)
 		}
+		if f.COnly {
+			if o := api.FreeFunctionOf(f); o != nil {
+				p.add("%s: can not be c_only, it frees the object %s, which every language must release", where, o.Name)
+			}
+			if f.Returns.Convention == "object" {
+				p.add("%s: can not be c_only, it makes an object, which every language must be able to make", where)
+			}
+		}
 		if f.Pending && f.ImplementedIn == "c" {
 			p.add("%s: only Go implementations can be pending", where)
 		}
