@@ -1,5 +1,6 @@
 /* bench_array.c: see bench_array.h. */
 #include "bench_array.h"
+#include "harness.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -578,4 +579,46 @@ mts_array_t bench_array_scalar_f64(double value) {
     }
     memcpy(array->data, &value, sizeof value);
     return bench_array_adopt(array);
+}
+
+/* ------------------------------------------------------------------ labels */
+
+const mts_labels_t *bench_range_labels(const char *name, int32_t first, uintptr_t count) {
+    struct bench_array *values = bench_array_new_i32(count, 1);
+    if (values == NULL) {
+        bench_fail("out of memory");
+        return NULL;
+    }
+    int32_t *rows = values->data;
+    for (uintptr_t i = 0; i < count; i++) {
+        rows[i] = first + (int32_t)i;
+    }
+    const char *names[] = {name};
+    const mts_labels_t *labels = mts_labels(names, 1, bench_array_adopt(values));
+    bench_pointer(labels, "mts_labels");
+    return labels;
+}
+
+const mts_labels_t *bench_pair_labels(const char *first, const char *second, uintptr_t count, uintptr_t per_first) {
+    struct bench_array *values = bench_array_new_i32(count, 2);
+    if (values == NULL) {
+        bench_fail("out of memory");
+        return NULL;
+    }
+    int32_t *rows = values->data;
+    for (uintptr_t i = 0; i < count; i++) {
+        rows[2 * i] = (int32_t)(i / per_first);
+        rows[2 * i + 1] = (int32_t)(i % per_first);
+    }
+    const char *names[] = {first, second};
+    const mts_labels_t *labels = mts_labels(names, 2, bench_array_adopt(values));
+    bench_pointer(labels, "mts_labels");
+    return labels;
+}
+
+void bench_labels_free(const mts_labels_t **labels) {
+    if (*labels != NULL) {
+        mts_labels_free(*labels);
+        *labels = NULL;
+    }
 }

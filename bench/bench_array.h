@@ -81,4 +81,12 @@ mts_array_t bench_array_share(struct bench_array *array);
 /* A scalar f64 array (for fill values); .ptr is NULL when out of memory. */
 mts_array_t bench_array_scalar_f64(double value);
 
+/* Labels the benchmarks build, in bench arrays (NULL after bench_fail / bench_pointer on
+ * failure): `name` = first, first + 1, ... (count entries); and (first, second) =
+ * (i / per_first, i % per_first) for i < count, which is sorted. bench_labels_free frees and
+ * clears a pointer that may be NULL. */
+const mts_labels_t *bench_range_labels(const char *name, int32_t first, uintptr_t count);
+const mts_labels_t *bench_pair_labels(const char *first, const char *second, uintptr_t count, uintptr_t per_first);
+void bench_labels_free(const mts_labels_t **labels);
+
 #endif

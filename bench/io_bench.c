@@ -79,49 +79,6 @@ static int io_failed(void) {
     return -1;
 }
 
-/* ------------------------------------------------------------------ labels */
-
-static const mts_labels_t *range_labels(const char *name, int32_t first, uintptr_t count) {
-    struct bench_array *values = bench_array_new_i32(count, 1);
-    if (values == NULL) {
-        bench_fail("out of memory");
-        return NULL;
-    }
-    int32_t *rows = values->data;
-    for (uintptr_t i = 0; i < count; i++) {
-        rows[i] = first + (int32_t)i;
-    }
-    const char *names[] = {name};
-    const mts_labels_t *labels = mts_labels(names, 1, bench_array_adopt(values));
-    bench_pointer(labels, "mts_labels");
-    return labels;
-}
-
-/* (first, second) = (i / per_first, i % per_first) for i < count. */
-static const mts_labels_t *pair_labels(const char *first, const char *second, uintptr_t count, uintptr_t per_first) {
-    struct bench_array *values = bench_array_new_i32(count, 2);
-    if (values == NULL) {
-        bench_fail("out of memory");
-        return NULL;
-    }
-    int32_t *rows = values->data;
-    for (uintptr_t i = 0; i < count; i++) {
-        rows[2 * i] = (int32_t)(i / per_first);
-        rows[2 * i + 1] = (int32_t)(i % per_first);
-    }
-    const char *names[] = {first, second};
-    const mts_labels_t *labels = mts_labels(names, 2, bench_array_adopt(values));
-    bench_pointer(labels, "mts_labels");
-    return labels;
-}
-
-static void labels_free(const mts_labels_t **labels) {
-    if (*labels != NULL) {
-        mts_labels_free(*labels);
-        *labels = NULL;
-    }
-}
-
 /* ------------------------------------------------------------------ the map and its checks */
 
 static double first_value(uintptr_t block) {
@@ -136,10 +93,10 @@ static mts_tensormap_t *map_new(void) {
     const mts_labels_t *keys = NULL, *samples = NULL, *component = NULL, *properties = NULL;
     mts_block_t *blocks[IO_BLOCKS] = {NULL};
     mts_tensormap_t *map = NULL;
-    int failed = (keys = range_labels("key", 0, IO_BLOCKS)) == NULL;
-    failed = failed || (samples = pair_labels("system", "atom", IO_SAMPLES, IO_ATOMS_PER_SYSTEM)) == NULL;
-    failed = failed || (component = range_labels("c", 0, IO_COMPONENTS)) == NULL;
-    failed = failed || (properties = range_labels("n", 0, IO_PROPERTIES)) == NULL;
+    int failed = (keys = bench_range_labels("key", 0, IO_BLOCKS)) == NULL;
+    failed = failed || (samples = bench_pair_labels("system", "atom", IO_SAMPLES, IO_ATOMS_PER_SYSTEM)) == NULL;
+    failed = failed || (component = bench_range_labels("c", 0, IO_COMPONENTS)) == NULL;
+    failed = failed || (properties = bench_range_labels("n", 0, IO_PROPERTIES)) == NULL;
     const uintptr_t shape[3] = {IO_SAMPLES, IO_COMPONENTS, IO_PROPERTIES};
     for (uintptr_t b = 0; b < IO_BLOCKS && !failed; b++) {
         struct bench_array *values = bench_array_new(BENCH_F64, 3, shape);
@@ -164,10 +121,10 @@ static mts_tensormap_t *map_new(void) {
             mts_block_free(blocks[b]);
         }
     }
-    labels_free(&keys);
-    labels_free(&samples);
-    labels_free(&component);
-    labels_free(&properties);
+    bench_labels_free(&keys);
+    bench_labels_free(&samples);
+    bench_labels_free(&component);
+    bench_labels_free(&properties);
     return map;
 }
 

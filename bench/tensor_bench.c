@@ -36,50 +36,6 @@
 #include "bench_array.h"
 #include "harness.h"
 
-/* ------------------------------------------------------------------ labels */
-
-/* Labels `name` = first, first + 1, ... (count entries). */
-static const mts_labels_t *range_labels(const char *name, int32_t first, uintptr_t count) {
-    struct bench_array *values = bench_array_new_i32(count, 1);
-    if (values == NULL) {
-        bench_fail("out of memory");
-        return NULL;
-    }
-    int32_t *rows = values->data;
-    for (uintptr_t i = 0; i < count; i++) {
-        rows[i] = first + (int32_t)i;
-    }
-    const char *names[] = {name};
-    const mts_labels_t *labels = mts_labels(names, 1, bench_array_adopt(values));
-    bench_pointer(labels, "mts_labels");
-    return labels;
-}
-
-/* Labels (first, second) = (i / per_first, i % per_first) for i < count: sorted. */
-static const mts_labels_t *pair_labels(const char *first, const char *second, uintptr_t count, uintptr_t per_first) {
-    struct bench_array *values = bench_array_new_i32(count, 2);
-    if (values == NULL) {
-        bench_fail("out of memory");
-        return NULL;
-    }
-    int32_t *rows = values->data;
-    for (uintptr_t i = 0; i < count; i++) {
-        rows[2 * i] = (int32_t)(i / per_first);
-        rows[2 * i + 1] = (int32_t)(i % per_first);
-    }
-    const char *names[] = {first, second};
-    const mts_labels_t *labels = mts_labels(names, 2, bench_array_adopt(values));
-    bench_pointer(labels, "mts_labels");
-    return labels;
-}
-
-static void labels_free(const mts_labels_t **labels) {
-    if (*labels != NULL) {
-        mts_labels_free(*labels);
-        *labels = NULL;
-    }
-}
-
 /* Frees the blocks the caller still holds (mts_tensormap sets the slots it took to NULL). */
 static void blocks_free(mts_block_t **blocks, uintptr_t count) {
     for (uintptr_t i = 0; i < count; i++) {
@@ -110,10 +66,10 @@ static struct {
 } small;
 
 static void small_free(void) {
-    labels_free(&small.keys);
-    labels_free(&small.samples);
-    labels_free(&small.component);
-    labels_free(&small.properties);
+    bench_labels_free(&small.keys);
+    bench_labels_free(&small.samples);
+    bench_labels_free(&small.component);
+    bench_labels_free(&small.properties);
     bench_array_release(small.values);
     small.values = NULL;
 }
@@ -132,10 +88,10 @@ static int small_get(void) {
                 data[i] = (double)i;
             }
         }
-        failed = failed || (small.keys = pair_labels("center", "neighbor", MANY_BLOCKS, 100)) == NULL;
-        failed = failed || (small.samples = range_labels("sample", 0, SMALL_SAMPLES)) == NULL;
-        failed = failed || (small.component = range_labels("xyz", 0, SMALL_COMPONENTS)) == NULL;
-        failed = failed || (small.properties = range_labels("property", 0, SMALL_PROPERTIES)) == NULL;
+        failed = failed || (small.keys = bench_pair_labels("center", "neighbor", MANY_BLOCKS, 100)) == NULL;
+        failed = failed || (small.samples = bench_range_labels("sample", 0, SMALL_SAMPLES)) == NULL;
+        failed = failed || (small.component = bench_range_labels("xyz", 0, SMALL_COMPONENTS)) == NULL;
+        failed = failed || (small.properties = bench_range_labels("property", 0, SMALL_PROPERTIES)) == NULL;
         if (failed) {
             snprintf(small.error, sizeof small.error, "setup (small blocks): %s", bench_error());
             small_free();
@@ -296,10 +252,10 @@ static mts_tensormap_t *wide_map_new(void) {
     const mts_labels_t *keys = NULL, *samples = NULL, *component = NULL, *properties = NULL;
     mts_block_t *blocks[WIDE_BLOCKS] = {NULL};
     mts_tensormap_t *map = NULL;
-    int failed = (keys = range_labels("key", 0, WIDE_BLOCKS)) == NULL;
-    failed = failed || (samples = pair_labels("system", "atom", WIDE_SAMPLES, ATOMS_PER_SYSTEM)) == NULL;
-    failed = failed || (component = range_labels("m", -2, WIDE_COMPONENTS)) == NULL;
-    failed = failed || (properties = range_labels("n", 0, WIDE_PROPERTIES)) == NULL;
+    int failed = (keys = bench_range_labels("key", 0, WIDE_BLOCKS)) == NULL;
+    failed = failed || (samples = bench_pair_labels("system", "atom", WIDE_SAMPLES, ATOMS_PER_SYSTEM)) == NULL;
+    failed = failed || (component = bench_range_labels("m", -2, WIDE_COMPONENTS)) == NULL;
+    failed = failed || (properties = bench_range_labels("n", 0, WIDE_PROPERTIES)) == NULL;
     const uintptr_t shape[3] = {WIDE_SAMPLES, WIDE_COMPONENTS, WIDE_PROPERTIES};
     for (uintptr_t b = 0; b < WIDE_BLOCKS && !failed; b++) {
         struct bench_array *values = bench_array_new(BENCH_F64, 3, shape);
@@ -320,10 +276,10 @@ static mts_tensormap_t *wide_map_new(void) {
         bench_pointer(map, "mts_tensormap");
     }
     blocks_free(blocks, WIDE_BLOCKS);
-    labels_free(&keys);
-    labels_free(&samples);
-    labels_free(&component);
-    labels_free(&properties);
+    bench_labels_free(&keys);
+    bench_labels_free(&samples);
+    bench_labels_free(&component);
+    bench_labels_free(&properties);
     return map;
 }
 
@@ -357,7 +313,7 @@ static int wide_get(void) {
 static void wide_free(void) {
     mts_tensormap_free(wide.map);
     wide.map = NULL;
-    labels_free(&wide.keys_to_move);
+    bench_labels_free(&wide.keys_to_move);
 }
 
 typedef mts_tensormap_t *(*keys_to_fn)(const mts_tensormap_t *tensor, const mts_labels_t *keys_to_move,
