@@ -622,3 +622,51 @@ void bench_labels_free(const mts_labels_t **labels) {
         *labels = NULL;
     }
 }
+
+/* ------------------------------------------------------------------ tensor maps */
+
+mts_tensormap_t *bench_dense_map_new(uintptr_t blocks_count, uintptr_t samples_count, uintptr_t atoms_per_system,
+                                     uintptr_t components_count, int32_t component_first, uintptr_t properties_count) {
+    const mts_labels_t *keys = NULL, *samples = NULL, *component = NULL, *properties = NULL;
+    mts_block_t **blocks = calloc(blocks_count == 0 ? 1 : blocks_count, sizeof(*blocks));
+    if (blocks == NULL) {
+        bench_fail("out of memory");
+        return NULL;
+    }
+    mts_tensormap_t *map = NULL;
+    int failed = (keys = bench_range_labels("key", 0, blocks_count)) == NULL;
+    failed = failed || (samples = bench_pair_labels("system", "atom", samples_count, atoms_per_system)) == NULL;
+    failed = failed || (component = bench_range_labels("m", component_first, components_count)) == NULL;
+    failed = failed || (properties = bench_range_labels("n", 0, properties_count)) == NULL;
+    const uintptr_t shape[3] = {samples_count, components_count, properties_count};
+    const uintptr_t block_size = samples_count * components_count * properties_count;
+    for (uintptr_t b = 0; b < blocks_count && !failed; b++) {
+        struct bench_array *values = bench_array_new(BENCH_F64, 3, shape);
+        if (values == NULL) {
+            bench_fail("out of memory");
+            failed = 1;
+            break;
+        }
+        double *data = values->data;
+        for (uintptr_t e = 0; e < block_size; e++) {
+            data[e] = (double)(1 + b * block_size + e);
+        }
+        blocks[b] = mts_block(bench_array_adopt(values), samples, &component, 1, properties);
+        failed = bench_pointer(blocks[b], "mts_block") != 0;
+    }
+    if (!failed) {
+        map = mts_tensormap(keys, blocks, blocks_count);
+        bench_pointer(map, "mts_tensormap");
+    }
+    for (uintptr_t b = 0; b < blocks_count; b++) {
+        if (blocks[b] != NULL) { /* the ones mts_tensormap did not take */
+            mts_block_free(blocks[b]);
+        }
+    }
+    free(blocks);
+    bench_labels_free(&keys);
+    bench_labels_free(&samples);
+    bench_labels_free(&component);
+    bench_labels_free(&properties);
+    return map;
+}

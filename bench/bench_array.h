@@ -89,4 +89,11 @@ const mts_labels_t *bench_range_labels(const char *name, int32_t first, uintptr_
 const mts_labels_t *bench_pair_labels(const char *first, const char *second, uintptr_t count, uintptr_t per_first);
 void bench_labels_free(const mts_labels_t **labels);
 
+/* A tensor map of f64 blocks for the benchmarks: keys "key" = 0..blocks-1; every block has
+ * the samples (system, atom) = (i / atoms_per_system, i % atoms_per_system), one component
+ * "m" = component_first.., the properties "n" = 0..; element e of block b holds
+ * 1 + b * block_size + e. NULL after bench_fail / bench_pointer on failure. */
+mts_tensormap_t *bench_dense_map_new(uintptr_t blocks_count, uintptr_t samples_count, uintptr_t atoms_per_system,
+                                     uintptr_t components_count, int32_t component_first, uintptr_t properties_count);
+
 #endif

@@ -90,42 +90,7 @@ static double last_value(uintptr_t block) {
 }
 
 static mts_tensormap_t *map_new(void) {
-    const mts_labels_t *keys = NULL, *samples = NULL, *component = NULL, *properties = NULL;
-    mts_block_t *blocks[IO_BLOCKS] = {NULL};
-    mts_tensormap_t *map = NULL;
-    int failed = (keys = bench_range_labels("key", 0, IO_BLOCKS)) == NULL;
-    failed = failed || (samples = bench_pair_labels("system", "atom", IO_SAMPLES, IO_ATOMS_PER_SYSTEM)) == NULL;
-    failed = failed || (component = bench_range_labels("c", 0, IO_COMPONENTS)) == NULL;
-    failed = failed || (properties = bench_range_labels("n", 0, IO_PROPERTIES)) == NULL;
-    const uintptr_t shape[3] = {IO_SAMPLES, IO_COMPONENTS, IO_PROPERTIES};
-    for (uintptr_t b = 0; b < IO_BLOCKS && !failed; b++) {
-        struct bench_array *values = bench_array_new(BENCH_F64, 3, shape);
-        if (values == NULL) {
-            bench_fail("out of memory");
-            failed = 1;
-            break;
-        }
-        double *data = values->data;
-        for (uintptr_t e = 0; e < IO_BLOCK_SIZE; e++) {
-            data[e] = (double)(1 + b * IO_BLOCK_SIZE + e);
-        }
-        blocks[b] = mts_block(bench_array_adopt(values), samples, &component, 1, properties);
-        failed = bench_pointer(blocks[b], "mts_block") != 0;
-    }
-    if (!failed) {
-        map = mts_tensormap(keys, blocks, IO_BLOCKS);
-        bench_pointer(map, "mts_tensormap");
-    }
-    for (uintptr_t b = 0; b < IO_BLOCKS; b++) {
-        if (blocks[b] != NULL) { /* the ones mts_tensormap did not take */
-            mts_block_free(blocks[b]);
-        }
-    }
-    bench_labels_free(&keys);
-    bench_labels_free(&samples);
-    bench_labels_free(&component);
-    bench_labels_free(&properties);
-    return map;
+    return bench_dense_map_new(IO_BLOCKS, IO_SAMPLES, IO_ATOMS_PER_SYSTEM, IO_COMPONENTS, 0, IO_PROPERTIES);
 }
 
 static mts_status_t writable_as_dlpack(void *array, DLManagedTensorVersioned **dl_managed_tensor, DLDevice device,

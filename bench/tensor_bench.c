@@ -249,38 +249,7 @@ static struct {
 } wide;
 
 static mts_tensormap_t *wide_map_new(void) {
-    const mts_labels_t *keys = NULL, *samples = NULL, *component = NULL, *properties = NULL;
-    mts_block_t *blocks[WIDE_BLOCKS] = {NULL};
-    mts_tensormap_t *map = NULL;
-    int failed = (keys = bench_range_labels("key", 0, WIDE_BLOCKS)) == NULL;
-    failed = failed || (samples = bench_pair_labels("system", "atom", WIDE_SAMPLES, ATOMS_PER_SYSTEM)) == NULL;
-    failed = failed || (component = bench_range_labels("m", -2, WIDE_COMPONENTS)) == NULL;
-    failed = failed || (properties = bench_range_labels("n", 0, WIDE_PROPERTIES)) == NULL;
-    const uintptr_t shape[3] = {WIDE_SAMPLES, WIDE_COMPONENTS, WIDE_PROPERTIES};
-    for (uintptr_t b = 0; b < WIDE_BLOCKS && !failed; b++) {
-        struct bench_array *values = bench_array_new(BENCH_F64, 3, shape);
-        if (values == NULL) {
-            bench_fail("out of memory");
-            failed = 1;
-            break;
-        }
-        double *data = values->data;
-        for (uintptr_t e = 0; e < WIDE_BLOCK_SIZE; e++) {
-            data[e] = (double)(1 + b * WIDE_BLOCK_SIZE + e);
-        }
-        blocks[b] = mts_block(bench_array_adopt(values), samples, &component, 1, properties);
-        failed = bench_pointer(blocks[b], "mts_block") != 0;
-    }
-    if (!failed) {
-        map = mts_tensormap(keys, blocks, WIDE_BLOCKS);
-        bench_pointer(map, "mts_tensormap");
-    }
-    blocks_free(blocks, WIDE_BLOCKS);
-    bench_labels_free(&keys);
-    bench_labels_free(&samples);
-    bench_labels_free(&component);
-    bench_labels_free(&properties);
-    return map;
+    return bench_dense_map_new(WIDE_BLOCKS, WIDE_SAMPLES, ATOMS_PER_SYSTEM, WIDE_COMPONENTS, -2, WIDE_PROPERTIES);
 }
 
 static int wide_get(void) {
