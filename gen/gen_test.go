@@ -40,7 +40,7 @@ func TestGolden(t *testing.T) {
 func TestCommittedOutputsAreFresh(t *testing.T) {
 	api, err := spec.Load("../spec/api.yaml")
 	require.NoError(t, err)
-	outputs, err := Outputs(api)
+	outputs, err := AllOutputs(api, "..")
 	require.NoError(t, err)
 	for _, out := range outputs {
 		current, err := os.ReadFile(filepath.Join("..", out.Path))

@@ -2,7 +2,11 @@
 
 package metatensor
 
-import core "github.com/metatensor-go/metatensor/internal/core"
+import (
+	core "github.com/metatensor-go/metatensor/internal/core"
+	"runtime"
+	"slices"
+)
 
 // Version is the version of metatensor-core whose API, behaviour and files this package
 // follows (mts_version).
@@ -43,82 +47,700 @@ var (
 	ErrInternal = &Error{Status: StatusInternal}
 )
 
-// Device gives the device where the data of the block lives (mts_block_device).
-func (b *TensorBlock) Device() (Device, error) {
-	return with(b.get, (*core.Block).Device)
+// NewLabelsFromArray makes labels with the given dimension names over the values of an Array
+// of any kind: a 2-D int32 array of shape [entries, dimensions], read at once through a CPU
+// DLPack export, whose entries must be unique. The array belongs to the labels from now on,
+// and is destroyed when this fails. NewLabels and NewLabelsFromValues build the array from
+// Go slices.
+func NewLabelsFromArray(dimensions []string, array Array) (result *Labels, err error) {
+	if array == nil {
+		err = consume(invalidf("array can not be nil"), array)
+		return
+	}
+	out0, err := core.NewArrayLabels(dimensions, array, true)
+	if err != nil {
+		return
+	}
+	result = adoptLabels(out0)
+	return
 }
 
-// DType gives the element type of the data of the block (mts_block_dtype).
-func (b *TensorBlock) DType() (DType, error) {
-	return with(b.get, (*core.Block).DType)
+// NewLabelsFromArrayAssumeUnique is NewLabelsFromArray without the check that entries are
+// unique: the values are not read until an operation needs them, so an array that can not
+// give them makes that later call fail. Labels with duplicate entries behave unpredictably.
+func NewLabelsFromArrayAssumeUnique(names []string, array Array) (result *Labels, err error) {
+	if array == nil {
+		err = consume(invalidf("array can not be nil"), array)
+		return
+	}
+	out0, err := core.NewArrayLabels(names, array, false)
+	if err != nil {
+		return
+	}
+	result = adoptLabels(out0)
+	return
 }
 
-// Device gives the device where the data of the tensor map lives (mts_tensormap_device).
-func (t *TensorMap) Device() (Device, error) {
-	return with(t.get, (*core.TensorMap).Device)
+// Names gives the names of the dimensions (a copy).
+func (l *Labels) Names() (names []string) {
+	defer runtime.KeepAlive(l)
+	cLabels := must(l.get())
+	out0 := cLabels.Names()
+	names = slices.Clone(out0)
+	return
 }
 
-// DType gives the element type of the data of the tensor map (mts_tensormap_dtype).
-func (t *TensorMap) DType() (DType, error) {
-	return with(t.get, (*core.TensorMap).DType)
+// ValuesArray gives the Array holding the values, of shape [Count(), Size()] and dtype
+// int32, on whatever device it is. It belongs to the labels: do not destroy or modify it.
+func (l *Labels) ValuesArray() (array Array) {
+	defer runtime.KeepAlive(l)
+	cLabels := must(l.get())
+	array = cLabels.Array()
+	return
 }
 
-// LoadLabels reads labels from the file at path (mts_labels_load).
-func LoadLabels(path string) (*Labels, error) {
-	return owned(adoptLabels)(core.LoadLabelsFile(path))
+// Values gives the values of every entry, one after the other (Count()*Size() values), in
+// CPU memory: read once from the values array when it is not CPU int32 memory already. The
+// slice is shared with the labels, which are immutable: do not modify it.
+func (l *Labels) Values() (values []int32, err error) {
+	defer runtime.KeepAlive(l)
+	cLabels, err := l.get()
+	if err != nil {
+		return
+	}
+	values, err = cLabels.CPUValues()
+	return
 }
 
-// LoadLabelsBuffer reads labels from the bytes of a file, as SaveBuffer gives them (mts_labels_load_buffer).
-func LoadLabelsBuffer(buffer []byte) (*Labels, error) {
-	return owned(adoptLabels)(core.LoadLabelsBuffer(buffer))
+// Position gives the index of the entry equal to values, or -1 when there is none. values
+// must have one value per dimension.
+func (l *Labels) Position(values []int32) (position int, err error) {
+	defer runtime.KeepAlive(l)
+	cLabels, err := l.get()
+	if err != nil {
+		return
+	}
+	position, err = cLabels.Position(values)
+	return
 }
 
-// Save writes the labels to the file at path, replacing it (mts_labels_save).
-func (l *Labels) Save(path string) error {
-	return saveFile(l.get, path, core.SaveLabelsFile)
+// Clone gives a new reference to the same labels, closed independently of l.
+func (l *Labels) Clone() (result *Labels, err error) {
+	defer runtime.KeepAlive(l)
+	cLabels, err := l.get()
+	if err != nil {
+		return
+	}
+	out0 := cLabels
+	result = shareLabels(out0)
+	return
 }
 
-// SaveBuffer gives the bytes of the file of the labels, as Save writes it (mts_labels_save_buffer).
-func (l *Labels) SaveBuffer() ([]byte, error) {
-	return saveBuffer(l.get, saveLabels)
+// UnionWithMappings gives the entries of l followed by those of second that are not in l,
+// and the position in the union of every entry of l and of second. The union is on the
+// device of l.
+func (l *Labels) UnionWithMappings(second *Labels) (union *Labels, firstMapping []int, secondMapping []int, err error) {
+	defer runtime.KeepAlive(l)
+	defer runtime.KeepAlive(second)
+	cFirst, err := l.get()
+	if err != nil {
+		return
+	}
+	cSecond, err := second.get()
+	if err != nil {
+		return
+	}
+	out0, out1, out2, err := cFirst.Union(cSecond)
+	if err != nil {
+		return
+	}
+	union = adoptLabels(out0)
+	firstMapping = intPositions(out1)
+	secondMapping = intPositions(out2)
+	return
 }
 
-// LoadBlock reads a block from the file at path (mts_block_load).
-func LoadBlock(path string) (*TensorBlock, error) {
-	return owned(ownBlock)(core.LoadBlockFile(path, hostArrays))
+// IntersectionWithMappings gives the entries of l that are also in second, in the order of
+// whichever has fewer entries (l when both have as many), and the position in the
+// intersection of every entry of l and of second (-1 for those not in it).
+func (l *Labels) IntersectionWithMappings(second *Labels) (intersection *Labels, firstMapping []int, secondMapping []int, err error) {
+	defer runtime.KeepAlive(l)
+	defer runtime.KeepAlive(second)
+	cFirst, err := l.get()
+	if err != nil {
+		return
+	}
+	cSecond, err := second.get()
+	if err != nil {
+		return
+	}
+	out0, out1, out2, err := cFirst.Intersection(cSecond)
+	if err != nil {
+		return
+	}
+	intersection = adoptLabels(out0)
+	firstMapping = intPositions(out1)
+	secondMapping = intPositions(out2)
+	return
 }
 
-// LoadBlockBuffer reads a block from the bytes of a file, as SaveBuffer gives them (mts_block_load_buffer).
-func LoadBlockBuffer(buffer []byte) (*TensorBlock, error) {
-	return owned(ownBlock)(core.LoadBlockBuffer(buffer, hostArrays))
+// DifferenceWithMapping gives the entries of l that are not in second, in the order of l,
+// and the position in the difference of every entry of l (-1 for those removed).
+func (l *Labels) DifferenceWithMapping(second *Labels) (difference *Labels, firstMapping []int, err error) {
+	defer runtime.KeepAlive(l)
+	defer runtime.KeepAlive(second)
+	cFirst, err := l.get()
+	if err != nil {
+		return
+	}
+	cSecond, err := second.get()
+	if err != nil {
+		return
+	}
+	out0, out1, err := cFirst.Difference(cSecond)
+	if err != nil {
+		return
+	}
+	difference = adoptLabels(out0)
+	firstMapping = intPositions(out1)
+	return
 }
 
-// Save writes the block to the file at path, replacing it (mts_block_save).
-func (b *TensorBlock) Save(path string) error {
-	return saveFile(b.get, path, core.SaveBlockFile)
+// Select gives the positions of the entries of l that match selection. When selection has
+// the dimensions of l, in the same order, its entries are looked up in turn (absent ones are
+// skipped). Otherwise each of its dimensions must be one of l's, and the entries of l whose
+// values on these dimensions form an entry of selection are given, in the order of l.
+func (l *Labels) Select(selection *Labels) (selected []int, err error) {
+	defer runtime.KeepAlive(l)
+	defer runtime.KeepAlive(selection)
+	cLabels, err := l.get()
+	if err != nil {
+		return
+	}
+	cSelection, err := selection.get()
+	if err != nil {
+		return
+	}
+	out0, err := cLabels.Select(cSelection)
+	if err != nil {
+		return
+	}
+	selected = intPositions(out0)
+	return
 }
 
-// SaveBuffer gives the bytes of the file of the block, as Save writes it (mts_block_save_buffer).
-func (b *TensorBlock) SaveBuffer() ([]byte, error) {
-	return saveBuffer(b.get, core.SaveBlock)
+// Close releases this reference to the labels. Later calls do nothing.
+func (l *Labels) Close() {
+	if l.closing() {
+		l.labels.Release()
+	}
 }
 
-// LoadTensorMap reads a tensor map from the file at path (mts_tensormap_load).
-func LoadTensorMap(path string) (*TensorMap, error) {
-	return owned(ownTensorMap)(core.LoadTensorMapFile(path, hostArrays))
+// RegisterOrigin gives the Origin called name, registering it on first use: the same name
+// always gives the same Origin, in the whole process.
+func RegisterOrigin(name string) (origin Origin) {
+	origin = core.RegisterOrigin(name)
+	return
 }
 
-// LoadTensorMapBuffer reads a tensor map from the bytes of a file, as SaveBuffer gives them (mts_tensormap_load_buffer).
-func LoadTensorMapBuffer(buffer []byte) (*TensorMap, error) {
-	return owned(ownTensorMap)(core.LoadTensorMapBuffer(buffer, hostArrays))
+// OriginName gives the name under which origin was registered, or "unregistered origin".
+func OriginName(origin Origin) (name string) {
+	name = core.OriginName(origin)
+	return
 }
 
-// Save writes the tensor map to the file at path, replacing it (mts_tensormap_save).
-func (t *TensorMap) Save(path string) error {
-	return saveFile(t.get, path, core.SaveTensorMapFile)
+// NewBlock makes a block from its values (data) and the labels of their axes: samples for
+// the first axis, one labels of a single dimension per middle axis, properties for the last
+// axis. The values belong to the block from now on (they are destroyed when this fails); the
+// labels stay the caller's, the block keeping its own references.
+func NewBlock(data Array, samples *Labels, components []*Labels, properties *Labels) (result *TensorBlock, err error) {
+	defer runtime.KeepAlive(samples)
+	defer runtime.KeepAlive(components)
+	defer runtime.KeepAlive(properties)
+	if data == nil {
+		err = consume(invalidf("data can not be nil"), data)
+		return
+	}
+	cSamples, err := samples.get()
+	if err != nil {
+		err = consume(err, data)
+		return
+	}
+	cComponents, err := coreLabels(components)
+	if err != nil {
+		err = consume(err, data)
+		return
+	}
+	cProperties, err := properties.get()
+	if err != nil {
+		err = consume(err, data)
+		return
+	}
+	out0, err := core.NewBlock(data, cSamples, cComponents, cProperties)
+	if err != nil {
+		return
+	}
+	result = ownBlock(out0)
+	return
 }
 
-// SaveBuffer gives the bytes of the file of the tensor map, as Save writes it (mts_tensormap_save_buffer).
-func (t *TensorMap) SaveBuffer() ([]byte, error) {
-	return saveBuffer(t.get, core.SaveTensorMap)
+// Close frees an owned block, its values and its gradients; it does nothing on a view. Later
+// calls do nothing.
+func (b *TensorBlock) Close() {
+	if b.closing() {
+		b.block.Free()
+	}
+}
+
+// Copy makes an owned copy of the block: values and gradients are copied by their arrays,
+// labels are shared.
+func (b *TensorBlock) Copy() (result *TensorBlock, err error) {
+	defer runtime.KeepAlive(b)
+	cBlock, err := b.get()
+	if err != nil {
+		return
+	}
+	out0, err := cBlock.Copy()
+	if err != nil {
+		return
+	}
+	result = ownBlock(out0)
+	return
+}
+
+// Labels gives the labels of one axis of the values: 0 for the samples, 1 to n for the n
+// components, n+1 for the properties.
+func (b *TensorBlock) Labels(axis int) (labels *Labels, err error) {
+	defer runtime.KeepAlive(b)
+	cBlock, err := b.get()
+	if err != nil {
+		return
+	}
+	if axis < 0 {
+		err = invalidf("axis must be zero or more, got %d", axis)
+		return
+	}
+	out0, err := cBlock.Labels(uint64(axis))
+	if err != nil {
+		return
+	}
+	labels = shareLabels(out0)
+	return
+}
+
+// Gradient gives a view of the gradient with respect to parameter.
+func (b *TensorBlock) Gradient(parameter string) (gradient *TensorBlock, err error) {
+	defer runtime.KeepAlive(b)
+	cBlock, err := b.get()
+	if err != nil {
+		return
+	}
+	out0, err := cBlock.Gradient(parameter)
+	if err != nil {
+		return
+	}
+	gradient = b.viewTensorBlock(out0)
+	return
+}
+
+// Values gives the values array, which belongs to the block: do not destroy it. Its data may
+// be changed, not its shape.
+func (b *TensorBlock) Values() (values Array) {
+	defer runtime.KeepAlive(b)
+	cBlock := must(b.get())
+	values = cBlock.Values()
+	return
+}
+
+// AddGradient attaches gradient as the gradient of the values with respect to parameter. Its
+// samples start with a "sample" dimension indexing the samples of b, its components end with
+// those of b, and its properties are those of b. gradient must be an owned block, not one
+// from the tree of b: it moves into b, whether this succeeds or not (b.Gradient(parameter)
+// gives it back).
+func (b *TensorBlock) AddGradient(parameter string, gradient *TensorBlock) (err error) {
+	defer runtime.KeepAlive(b)
+	defer runtime.KeepAlive(gradient)
+	cBlock, err := b.get()
+	if err != nil {
+		return
+	}
+	cGradient, err := moveBlock(b.owner, gradient)
+	if err != nil {
+		return
+	}
+	err = cBlock.AddGradient(parameter, cGradient)
+	return
+}
+
+// GradientParameters gives the parameters of the gradients, in the order they were added.
+func (b *TensorBlock) GradientParameters() (parameters []string) {
+	defer runtime.KeepAlive(b)
+	cBlock := must(b.get())
+	out0 := cBlock.GradientParameters()
+	parameters = slices.Clone(out0)
+	return
+}
+
+// Device gives the device where the values of the block live.
+func (b *TensorBlock) Device() (device Device, err error) {
+	defer runtime.KeepAlive(b)
+	cBlock, err := b.get()
+	if err != nil {
+		return
+	}
+	device, err = cBlock.Device()
+	return
+}
+
+// DType gives the element type of the values of the block.
+func (b *TensorBlock) DType() (dtype DType, err error) {
+	defer runtime.KeepAlive(b)
+	cBlock, err := b.get()
+	if err != nil {
+		return
+	}
+	dtype, err = cBlock.DType()
+	return
+}
+
+// NewTensorMap makes a tensor map with one block per entry of keys, in order. The blocks
+// must be owned blocks (not views): they move into the tensor map, whether this succeeds or
+// not, and the values passed can no longer be used (Block gives them back). The keys stay
+// the caller's, the tensor map keeping its own reference.
+func NewTensorMap(keys *Labels, blocks []*TensorBlock) (result *TensorMap, err error) {
+	defer runtime.KeepAlive(keys)
+	defer runtime.KeepAlive(blocks)
+	cKeys, err := keys.get()
+	if err != nil {
+		return
+	}
+	cBlocks, err := moveBlocks(nil, blocks)
+	if err != nil {
+		return
+	}
+	out0, err := core.NewTensorMap(cKeys, cBlocks)
+	if err != nil {
+		return
+	}
+	result = ownTensorMap(out0)
+	return
+}
+
+// Close frees the tensor map and its blocks; views into it can no longer be used. Later
+// calls do nothing.
+func (t *TensorMap) Close() {
+	if t.closing() {
+		t.tensor.Free()
+	}
+}
+
+// Copy makes an independent copy: blocks copied by their arrays, keys shared, info copied.
+func (t *TensorMap) Copy() (result *TensorMap, err error) {
+	defer runtime.KeepAlive(t)
+	cTensor, err := t.get()
+	if err != nil {
+		return
+	}
+	out0, err := cTensor.Copy()
+	if err != nil {
+		return
+	}
+	result = ownTensorMap(out0)
+	return
+}
+
+// Keys gives the keys: one entry per block.
+func (t *TensorMap) Keys() (keys *Labels) {
+	defer runtime.KeepAlive(t)
+	cTensor := must(t.get())
+	out0 := cTensor.Keys()
+	keys = shareLabels(out0)
+	return
+}
+
+// Block gives a view of the block at index, the block of the entry index of the keys.
+func (t *TensorMap) Block(index int) (block *TensorBlock, err error) {
+	defer runtime.KeepAlive(t)
+	cTensor, err := t.get()
+	if err != nil {
+		return
+	}
+	if index < 0 {
+		err = invalidf("index must be zero or more, got %d", index)
+		return
+	}
+	out0, err := cTensor.Block(uint64(index))
+	if err != nil {
+		return
+	}
+	block = t.viewTensorBlock(out0)
+	return
+}
+
+// KeysToPropertiesFill is KeysToProperties, with the values no block fills set to fillValue:
+// a scalar array (of shape []int{}) of the blocks' dtype, on the CPU, which belongs to the
+// operation from now on (it is destroyed, also when this fails).
+func (t *TensorMap) KeysToPropertiesFill(keysToMove *Labels, fillValue Array, sortSamples bool) (result *TensorMap, err error) {
+	defer runtime.KeepAlive(t)
+	defer runtime.KeepAlive(keysToMove)
+	cTensor, err := t.get()
+	if err != nil {
+		err = consume(err, fillValue)
+		return
+	}
+	cKeysToMove, err := keysToMove.get()
+	if err != nil {
+		err = consume(err, fillValue)
+		return
+	}
+	if fillValue == nil {
+		err = consume(invalidf("fillValue can not be nil"), fillValue)
+		return
+	}
+	out0, err := cTensor.KeysToProperties(cKeysToMove, fillValue, sortSamples)
+	if err != nil {
+		return
+	}
+	result = ownTensorMap(out0)
+	return
+}
+
+// ComponentsToProperties moves the named component dimensions of every block (and of every
+// gradient) to the front of the properties, each name in turn, so the last name given ends
+// up first.
+func (t *TensorMap) ComponentsToProperties(dimensions ...string) (result *TensorMap, err error) {
+	defer runtime.KeepAlive(t)
+	cTensor, err := t.get()
+	if err != nil {
+		return
+	}
+	out0, err := cTensor.ComponentsToProperties(dimensions)
+	if err != nil {
+		return
+	}
+	result = ownTensorMap(out0)
+	return
+}
+
+// KeysToSamplesFill is KeysToSamples, with the values no block fills set to fillValue: a
+// scalar array (of shape []int{}) of the blocks' dtype, on the CPU, which belongs to the
+// operation from now on (it is destroyed, also when this fails).
+func (t *TensorMap) KeysToSamplesFill(keysToMove *Labels, fillValue Array, sortSamples bool) (result *TensorMap, err error) {
+	defer runtime.KeepAlive(t)
+	defer runtime.KeepAlive(keysToMove)
+	cTensor, err := t.get()
+	if err != nil {
+		err = consume(err, fillValue)
+		return
+	}
+	cKeysToMove, err := keysToMove.get()
+	if err != nil {
+		err = consume(err, fillValue)
+		return
+	}
+	if fillValue == nil {
+		err = consume(invalidf("fillValue can not be nil"), fillValue)
+		return
+	}
+	out0, err := cTensor.KeysToSamples(cKeysToMove, fillValue, sortSamples)
+	if err != nil {
+		return
+	}
+	result = ownTensorMap(out0)
+	return
+}
+
+// SetInfo stores value under key in the metadata; a key already set keeps its place in
+// InfoKeys.
+func (t *TensorMap) SetInfo(key string, value string) (err error) {
+	defer runtime.KeepAlive(t)
+	cTensor, err := t.get()
+	if err != nil {
+		return
+	}
+	err = cTensor.Info().Set(key, value)
+	return
+}
+
+// Info gives the metadata stored under key, and whether there is any.
+func (t *TensorMap) Info(key string) (value string, ok bool) {
+	defer runtime.KeepAlive(t)
+	cTensor := must(t.get())
+	value, ok = cTensor.Info().Get(key)
+	return
+}
+
+// InfoKeys gives the keys of the metadata, in the order they were first set.
+func (t *TensorMap) InfoKeys() (keys []string) {
+	defer runtime.KeepAlive(t)
+	cTensor := must(t.get())
+	out0 := cTensor.Info().Keys()
+	keys = slices.Clone(out0)
+	return
+}
+
+// Device gives the device where the data of the tensor map lives: that of its first block,
+// or the CPU without blocks.
+func (t *TensorMap) Device() (device Device, err error) {
+	defer runtime.KeepAlive(t)
+	cTensor, err := t.get()
+	if err != nil {
+		return
+	}
+	device, err = cTensor.Device()
+	return
+}
+
+// DType gives the element type of the data of the tensor map: that of its first block, or
+// float64 without blocks.
+func (t *TensorMap) DType() (dtype DType, err error) {
+	defer runtime.KeepAlive(t)
+	cTensor, err := t.get()
+	if err != nil {
+		return
+	}
+	dtype, err = cTensor.DType()
+	return
+}
+
+// LoadLabels reads labels from the file at path.
+func LoadLabels(path string) (result *Labels, err error) {
+	out0, err := core.LoadLabelsFile(path)
+	if err != nil {
+		return
+	}
+	result = adoptLabels(out0)
+	return
+}
+
+// LoadLabelsBuffer reads labels from the bytes of a file, as SaveBuffer gives them.
+func LoadLabelsBuffer(buffer []byte) (result *Labels, err error) {
+	out0, err := core.LoadLabelsBuffer(buffer)
+	if err != nil {
+		return
+	}
+	result = adoptLabels(out0)
+	return
+}
+
+// Save writes the labels to the file at path, replacing it.
+func (l *Labels) Save(path string) (err error) {
+	defer runtime.KeepAlive(l)
+	cLabels, err := l.get()
+	if err != nil {
+		return
+	}
+	err = core.SaveLabelsFile(path, cLabels)
+	return
+}
+
+// SaveBuffer gives the bytes of the file of the labels, as Save writes it.
+func (l *Labels) SaveBuffer() (data []byte, err error) {
+	defer runtime.KeepAlive(l)
+	cLabels, err := l.get()
+	if err != nil {
+		return
+	}
+	data, err = core.SaveLabelsBuffer(cLabels)
+	return
+}
+
+// LoadBlock reads a block from the file at path. The arrays of the values are made by
+// createArray; nil makes HostArrays.
+func LoadBlock(path string, createArray CreateArray) (result *TensorBlock, err error) {
+	if createArray == nil {
+		createArray = hostArrays
+	}
+	out0, err := core.LoadBlockFile(path, createArray)
+	if err != nil {
+		return
+	}
+	result = ownBlock(out0)
+	return
+}
+
+// LoadBlockBuffer reads a block from the bytes of a file, as SaveBuffer gives them. The
+// arrays of the values are made by createArray; nil makes HostArrays.
+func LoadBlockBuffer(buffer []byte, createArray CreateArray) (result *TensorBlock, err error) {
+	if createArray == nil {
+		createArray = hostArrays
+	}
+	out0, err := core.LoadBlockBuffer(buffer, createArray)
+	if err != nil {
+		return
+	}
+	result = ownBlock(out0)
+	return
+}
+
+// Save writes the block to the file at path, replacing it.
+func (b *TensorBlock) Save(path string) (err error) {
+	defer runtime.KeepAlive(b)
+	cBlock, err := b.get()
+	if err != nil {
+		return
+	}
+	err = core.SaveBlockFile(path, cBlock)
+	return
+}
+
+// SaveBuffer gives the bytes of the file of the block, as Save writes it.
+func (b *TensorBlock) SaveBuffer() (data []byte, err error) {
+	defer runtime.KeepAlive(b)
+	cBlock, err := b.get()
+	if err != nil {
+		return
+	}
+	data, err = core.SaveBlockBuffer(cBlock)
+	return
+}
+
+// LoadTensorMap reads a tensor map from the file at path. The arrays of the values are made
+// by createArray; nil makes HostArrays.
+func LoadTensorMap(path string, createArray CreateArray) (result *TensorMap, err error) {
+	if createArray == nil {
+		createArray = hostArrays
+	}
+	out0, err := core.LoadTensorMapFile(path, createArray)
+	if err != nil {
+		return
+	}
+	result = ownTensorMap(out0)
+	return
+}
+
+// LoadTensorMapBuffer reads a tensor map from the bytes of a file, as SaveBuffer gives them.
+// The arrays of the values are made by createArray; nil makes HostArrays.
+func LoadTensorMapBuffer(buffer []byte, createArray CreateArray) (result *TensorMap, err error) {
+	if createArray == nil {
+		createArray = hostArrays
+	}
+	out0, err := core.LoadTensorMapBuffer(buffer, createArray)
+	if err != nil {
+		return
+	}
+	result = ownTensorMap(out0)
+	return
+}
+
+// Save writes the tensor map to the file at path, replacing it.
+func (t *TensorMap) Save(path string) (err error) {
+	defer runtime.KeepAlive(t)
+	cTensor, err := t.get()
+	if err != nil {
+		return
+	}
+	err = core.SaveTensorMapFile(path, cTensor)
+	return
+}
+
+// SaveBuffer gives the bytes of the file of the tensor map, as Save writes it.
+func (t *TensorMap) SaveBuffer() (data []byte, err error) {
+	defer runtime.KeepAlive(t)
+	cTensor, err := t.get()
+	if err != nil {
+		return
+	}
+	data, err = core.SaveTensorMapBuffer(cTensor)
+	return
 }

@@ -68,13 +68,6 @@ var CurrentDLPack = core.CurrentDLPack
 // release), for the AsDLPack method of a custom Array.
 func NewTensor(view Tensor, release func()) *Tensor { return core.NewTensor(view, release) }
 
-// RegisterOrigin gives the identifier of a data origin name, registering it on first use:
-// the same name always gives the same identifier, in this process.
-func RegisterOrigin(name string) Origin { return core.RegisterOrigin(name) }
-
-// OriginName gives the name an origin was registered with.
-func OriginName(origin Origin) string { return core.OriginName(origin) }
-
 // Float16 holds the bits of an IEEE 754 half-precision number: the Go type of f16 elements.
 // Go has no arithmetic on it; it only carries the values in and out of arrays.
 type Float16 uint16
@@ -193,9 +186,3 @@ func intShape(shape []uintptr) []int {
 	}
 	return dims
 }
-
-// borrowedArray lends an array to a core function that destroys what it is given: Destroy
-// does nothing, the caller keeps the array.
-type borrowedArray struct{ Array }
-
-func (borrowedArray) Destroy() {}

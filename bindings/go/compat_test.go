@@ -2,14 +2,15 @@ package metatensor_test
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	metatensor "github.com/metatensor-go/metatensor/bindings/go"
@@ -17,26 +18,34 @@ import (
 
 // The .mts files exchanged with the reference (metatensor-core), both ways.
 //
-// Run `make mts-compat` at the root of the repository first: the reference writes its
-// fixtures into build/mts-compat/reference (tests/mts_compat/fixtures.py), and
-// `make reference` installs the reference's Python package into build/reference-venv. Then
-// `go test ./bindings/go -run Reference -v`. Without these directories the tests are
-// skipped. MTS_COMPAT_REFERENCE_DIR and MTS_COMPAT_PYTHON name other locations.
+// `make go-compat` at the root of the repository runs these tests after `make mts-compat`,
+// and then has the reference's own Python package read back what they wrote
+// (tests/mts_compat/go.sh); `make test` runs it. The variables it sets:
+//
+//	MTS_COMPAT_REFERENCE_DIR  the files the reference wrote (tests/mts_compat/fixtures.py);
+//	                          when set, a missing or empty directory fails the tests
+//	MTS_COMPAT_GO_DIR         where the Go binding writes its files: one directory per way
+//	                          of saving (save, buffer, writer), each with a file of the same
+//	                          name for every file of the reference
+//
+// Without MTS_COMPAT_REFERENCE_DIR the tests read build/mts-compat/reference, and are
+// skipped when it does not exist (as in `go test ./...` before `make mts-compat`); without
+// MTS_COMPAT_GO_DIR they write into a temporary directory.
 
 const repositoryRoot = "../.."
 
-func compatPath(env, relative string) string {
-	if path := os.Getenv(env); path != "" {
-		return path
-	}
-	return filepath.Join(repositoryRoot, relative)
-}
-
-// referenceFiles lists the reference's .mts files, or skips the test without them.
+// referenceFiles lists the reference's .mts files, or skips the test without them unless
+// MTS_COMPAT_REFERENCE_DIR names their directory.
 func referenceFiles(t *testing.T) (string, []string) {
-	dir := compatPath("MTS_COMPAT_REFERENCE_DIR", "build/mts-compat/reference")
+	dir, required := os.LookupEnv("MTS_COMPAT_REFERENCE_DIR")
+	if !required {
+		dir = filepath.Join(repositoryRoot, "build/mts-compat/reference")
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
+		if required {
+			t.Fatalf("MTS_COMPAT_REFERENCE_DIR=%s: %v", dir, err)
+		}
 		t.Skipf("no files written by the reference in %s (run `make mts-compat` first): %v", dir, err)
 	}
 	var names []string
@@ -46,15 +55,46 @@ func referenceFiles(t *testing.T) (string, []string) {
 		}
 	}
 	sort.Strings(names)
-	require.NotEmpty(t, names)
+	require.NotEmpty(t, names, "no .mts file in %s", dir)
 	return dir, names
 }
 
 // saver is what Labels, TensorBlock and TensorMap share.
 type saver interface {
+	io.WriterTo
 	Close()
 	Save(string) error
 	SaveBuffer() ([]byte, error)
+}
+
+// saveWays are the ways of the Go API to save an object to a file, each named by the
+// directory of MTS_COMPAT_GO_DIR its files go to.
+var saveWays = []struct {
+	dir  string
+	save func(object saver, path string) error
+}{
+	{"save", func(object saver, path string) error { return object.Save(path) }},
+	{"buffer", func(object saver, path string) error {
+		data, err := object.SaveBuffer()
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(path, data, 0o644)
+	}},
+	{"writer", func(object saver, path string) error {
+		file, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		written, err := object.WriteTo(file)
+		if closeErr := file.Close(); err == nil {
+			err = closeErr
+		}
+		if info, statErr := os.Stat(path); err == nil && statErr == nil && info.Size() != written {
+			err = fmt.Errorf("WriteTo says %d bytes, the file has %d", written, info.Size())
+		}
+		return err
+	}},
 }
 
 // loadEveryWay loads the file at path, whose bytes are data, from its path, from its bytes
@@ -66,6 +106,7 @@ func loadEveryWay[T saver](t *testing.T, path string, data []byte,
 		t.Helper()
 		require.NoError(t, err)
 		loaded = append(loaded, object)
+		t.Cleanup(object.Close)
 	}
 	keep(load(path))
 	keep(loadBuffer(data))
@@ -73,77 +114,69 @@ func loadEveryWay[T saver](t *testing.T, path string, data []byte,
 	return loaded
 }
 
-// resave loads a file the reference wrote through the Go API (from its path, from its
-// bytes and from a reader) and saves it again: to a path, or for the files the reference
-// saved to a buffer, to a buffer. It gives the bytes written.
-func resave(t *testing.T, path, out string) []byte {
-	data, err := os.ReadFile(path)
-	require.NoError(t, err)
-	buffer := strings.HasSuffix(path, ".buffer.mts")
-
-	var loaded []saver
+// loadReference loads a file the reference wrote, whose bytes are data, through the Go API:
+// from its path, from its bytes and from a reader.
+func loadReference(t *testing.T, path string, data []byte) []saver {
 	switch name := filepath.Base(path); {
 	case strings.HasPrefix(name, "labels_"):
-		loaded = loadEveryWay(t, path, data, metatensor.LoadLabels, metatensor.LoadLabelsBuffer, metatensor.ReadLabels)
+		return loadEveryWay(t, path, data, metatensor.LoadLabels, metatensor.LoadLabelsBuffer, metatensor.ReadLabels)
 	case strings.HasPrefix(name, "block_"):
-		loaded = loadEveryWay(t, path, data, metatensor.LoadBlock, metatensor.LoadBlockBuffer, metatensor.ReadBlock)
+		return loadEveryWay(t, path, data, hostLoader(metatensor.LoadBlock), hostLoader(metatensor.LoadBlockBuffer), hostLoader(metatensor.ReadBlock))
 	case strings.HasPrefix(name, "tensor_"):
-		loaded = loadEveryWay(t, path, data, metatensor.LoadTensorMap, metatensor.LoadTensorMapBuffer, metatensor.ReadTensorMap)
-	default:
-		t.Fatalf("unknown kind of fixture: %s", name)
+		return loadEveryWay(t, path, data, hostLoader(metatensor.LoadTensorMap), hostLoader(metatensor.LoadTensorMapBuffer), hostLoader(metatensor.ReadTensorMap))
 	}
-	for _, object := range loaded {
-		defer object.Close()
-	}
-
-	var written []byte
-	for _, object := range loaded {
-		var saved []byte
-		if buffer {
-			saved, err = object.SaveBuffer()
-			require.NoError(t, err)
-		} else {
-			require.NoError(t, object.Save(out))
-			saved, err = os.ReadFile(out)
-			require.NoError(t, err)
-		}
-		if written != nil {
-			require.Equal(t, written, saved, "every way of loading gives the same object")
-		}
-		written = saved
-	}
-	require.NoError(t, os.WriteFile(out, written, 0o644))
-	return written
+	t.Fatalf("unknown kind of fixture: %s", path)
+	return nil
 }
 
-// TestReferenceFilesLoadAndSaveIdentically loads every file the reference wrote, and saves
-// it again through the Go API: the bytes are the reference's, so that the reference reads
-// what the Go API writes. With the reference's Python package at hand, the reference also
-// reads the Go API's files back and compares them with its own fixtures.
+// sameBytes checks that the file at path holds the bytes expected, saying where it first
+// differs (a whole diff of a large file says nothing).
+func sameBytes(t *testing.T, expected []byte, path, what string) {
+	t.Helper()
+	actual, err := os.ReadFile(path)
+	require.NoError(t, err)
+	if bytes.Equal(expected, actual) {
+		return
+	}
+	offset := 0
+	for offset < len(expected) && offset < len(actual) && expected[offset] == actual[offset] {
+		offset++
+	}
+	t.Errorf("%s: not the reference's bytes: %d bytes, expected %d; first difference at byte %d",
+		what, len(actual), len(expected), offset)
+}
+
+// TestReferenceFilesLoadAndSaveIdentically loads every file the reference wrote through the
+// Go API (from its path, from its bytes and from a reader) and saves each object again in
+// every way (to a path, to a buffer, to an io.Writer): every file written holds the
+// reference's bytes. The files of the object loaded last stay in MTS_COMPAT_GO_DIR, for the
+// reference to read them back (tests/mts_compat/go.sh).
 func TestReferenceFilesLoadAndSaveIdentically(t *testing.T) {
 	dir, names := referenceFiles(t)
-	out := t.TempDir()
+	out := os.Getenv("MTS_COMPAT_GO_DIR")
+	if out == "" {
+		out = t.TempDir()
+	}
+	for _, way := range saveWays {
+		require.NoError(t, os.MkdirAll(filepath.Join(out, way.dir), 0o755))
+	}
+
+	loads := []string{"path", "buffer", "reader"}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			reference, err := os.ReadFile(filepath.Join(dir, name))
 			require.NoError(t, err)
-			written := resave(t, filepath.Join(dir, name), filepath.Join(out, name))
-			require.Equal(t, reference, written, "the Go API writes the reference's bytes")
+			for i, object := range loadReference(t, filepath.Join(dir, name), reference) {
+				for _, way := range saveWays {
+					path := filepath.Join(out, way.dir, name)
+					what := fmt.Sprintf("loaded from a %s, saved to a %s", loads[i], way.dir)
+					if assert.NoError(t, way.save(object, path), what) {
+						sameBytes(t, reference, path, what)
+					}
+				}
+			}
 		})
 	}
-
-	python := compatPath("MTS_COMPAT_PYTHON", "build/reference-venv/bin/python")
-	if _, err := os.Stat(python); err != nil {
-		t.Logf("the reference's Python package is not installed (%s): `make reference` to read the files back with it", python)
-		return
-	}
-	python, err := filepath.Abs(python)
-	require.NoError(t, err)
-	check := exec.Command(python, filepath.Join(repositoryRoot, "tests/mts_compat/check.py"), out, "--all")
-	check.Env = append(filteredEnv("MTS_LIBRARY"), "PYTHONDONTWRITEBYTECODE=1")
-	output, err := check.CombinedOutput()
-	require.NoError(t, err, "the reference reads the files of the Go API:\n%s", output)
-	t.Logf("the reference read every file of the Go API: %s", lastLine(output))
 }
 
 // TestReferenceFilesContent checks what a few of the reference's files hold.
@@ -154,7 +187,7 @@ func TestReferenceFilesContent(t *testing.T) {
 	defer labels.Close()
 	require.Equal(t, 0, labels.Count())
 
-	tensor, err := metatensor.LoadTensorMap(filepath.Join(dir, "tensor_nested_gradients.mts"))
+	tensor, err := metatensor.LoadTensorMap(filepath.Join(dir, "tensor_nested_gradients.mts"), nil)
 	require.NoError(t, err)
 	defer tensor.Close()
 	nested := 0
@@ -167,26 +200,11 @@ func TestReferenceFilesContent(t *testing.T) {
 	require.Positive(t, nested, "gradients of gradients are loaded")
 
 	for _, dtype := range []string{"f16", "bool", "c128", "u64"} {
-		tensor, err := metatensor.LoadTensorMap(filepath.Join(dir, "tensor_"+dtype+".mts"))
+		tensor, err := metatensor.LoadTensorMap(filepath.Join(dir, "tensor_"+dtype+".mts"), nil)
 		require.NoError(t, err)
 		got, err := tensor.DType()
 		require.NoError(t, err)
 		require.Equal(t, dtype, strings.Replace(got.String(), "complex", "c", 1))
 		tensor.Close()
 	}
-}
-
-func filteredEnv(without string) []string {
-	var env []string
-	for _, variable := range os.Environ() {
-		if !strings.HasPrefix(variable, without+"=") {
-			env = append(env, variable)
-		}
-	}
-	return env
-}
-
-func lastLine(output []byte) string {
-	lines := strings.Split(strings.TrimSpace(string(output)), "\n")
-	return lines[len(lines)-1]
 }

@@ -34,7 +34,7 @@ func TestErrorsMatchTheirStatusOnly(t *testing.T) {
 func TestErrorMessagesHaveTheStatusPrefix(t *testing.T) {
 	_, err := metatensor.NewLabels([]string{"a", "a"}, nil)
 	require.EqualError(t, err, "invalid parameter: label dimensions must be unique, got 'a' multiple times")
-	_, err = metatensor.LoadTensorMapBuffer([]byte("not a zip"))
+	_, err = metatensor.LoadTensorMapBuffer([]byte("not a zip"), nil)
 	require.ErrorIs(t, err, metatensor.ErrSerialization)
 	require.ErrorContains(t, err, "serialization format error: ")
 }

@@ -40,7 +40,7 @@ func ExampleNewLabels() {
 	union, _, mapping, err := labels.UnionWithMappings(other)
 	check(err)
 	defer union.Close()
-	fmt.Println("union:", union.Values(), "entries of other in the union:", mapping)
+	fmt.Println("union:", get(union.Values()), "entries of other in the union:", mapping)
 
 	_, err = metatensor.NewLabels([]string{"atom"}, [][]int32{{3}, {3}})
 	fmt.Println(errors.Is(err, metatensor.ErrInvalidParameter), err)
@@ -178,19 +178,19 @@ func ExampleTensorMap_Save() {
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "tensor.mts")
 	check(tensor.Save(path))
-	loaded := get(metatensor.LoadTensorMap(path))
+	loaded := get(metatensor.LoadTensorMap(path, nil))
 	defer loaded.Close()
-	fmt.Println(loaded.Keys().Values(), loaded.Len(), "blocks")
+	fmt.Println(get(loaded.Keys().Values()), loaded.Len(), "blocks")
 	fmt.Println(loaded.Info("source"))
 
 	// To memory (or any io.Writer with WriteTo), and back from an io.Reader.
 	data := get(tensor.SaveBuffer())
-	again := get(metatensor.ReadTensorMap(bytes.NewReader(data)))
+	again := get(metatensor.ReadTensorMap(bytes.NewReader(data), nil))
 	defer again.Close()
 	fmt.Println(get(metatensor.ArrayValues[float64](get(again.Block(1)).Values())))
 
 	// Files of the wrong kind are rejected with the loader to use.
-	_, err := metatensor.LoadBlockBuffer(data)
+	_, err := metatensor.LoadBlockBuffer(data, nil)
 	fmt.Println(errors.Is(err, metatensor.ErrSerialization))
 	// Output:
 	// [1 6] 2 blocks

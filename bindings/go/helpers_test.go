@@ -125,3 +125,16 @@ func (a countingArray) Destroy() {
 	a.destroyed.Add(1)
 	a.HostArray.Destroy()
 }
+
+// hostLoader fixes the CreateArray of a loader to nil, which makes HostArrays.
+func hostLoader[S, T any](load func(S, metatensor.CreateArray) (T, error)) func(S) (T, error) {
+	return func(source S) (T, error) { return load(source, nil) }
+}
+
+// values gives the values of labels, failing the test when they can not be read.
+func values(t *testing.T, labels *metatensor.Labels) []int32 {
+	t.Helper()
+	v, err := labels.Values()
+	require.NoError(t, err)
+	return v
+}

@@ -56,8 +56,8 @@ func TestBlockRoundTrips(t *testing.T) {
 	block := blockWithGradient(t)
 	loaded := roundTrips(t, block.Save, block.SaveBuffer,
 		func(w *bytes.Buffer) (int64, error) { return block.WriteTo(w) },
-		metatensor.LoadBlock, metatensor.LoadBlockBuffer,
-		func(r *bytes.Reader) (*metatensor.TensorBlock, error) { return metatensor.ReadBlock(r) })
+		hostLoader(metatensor.LoadBlock), hostLoader(metatensor.LoadBlockBuffer),
+		func(r *bytes.Reader) (*metatensor.TensorBlock, error) { return metatensor.ReadBlock(r, nil) })
 	for _, b := range loaded {
 		require.Equal(t, float64Values(t, block), float64Values(t, b))
 		require.True(t, block.Samples().Equal(b.Samples()))
@@ -73,8 +73,8 @@ func TestTensorMapRoundTrips(t *testing.T) {
 	require.NoError(t, tensor.SetInfo("unit", "eV"))
 	loaded := roundTrips(t, tensor.Save, tensor.SaveBuffer,
 		func(w *bytes.Buffer) (int64, error) { return tensor.WriteTo(w) },
-		metatensor.LoadTensorMap, metatensor.LoadTensorMapBuffer,
-		func(r *bytes.Reader) (*metatensor.TensorMap, error) { return metatensor.ReadTensorMap(r) })
+		hostLoader(metatensor.LoadTensorMap), hostLoader(metatensor.LoadTensorMapBuffer),
+		func(r *bytes.Reader) (*metatensor.TensorMap, error) { return metatensor.ReadTensorMap(r, nil) })
 	for _, m := range loaded {
 		require.True(t, tensor.Keys().Equal(m.Keys()))
 		require.Equal(t, tensor.String(), m.String())
@@ -101,7 +101,7 @@ func checkDTypeRoundTrip[T metatensor.Element](t *testing.T, values ...T) {
 		defer block.Close()
 		data, err := block.SaveBuffer()
 		require.NoError(t, err)
-		loaded, err := metatensor.LoadBlockBuffer(data)
+		loaded, err := metatensor.LoadBlockBuffer(data, nil)
 		require.NoError(t, err)
 		defer loaded.Close()
 		got, err := metatensor.ArrayValues[T](loaded.Values())
@@ -129,37 +129,37 @@ func TestEveryDTypeRoundTrips(t *testing.T) {
 
 func TestLoadErrors(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "missing.mts")
-	_, err := metatensor.LoadTensorMap(missing)
+	_, err := metatensor.LoadTensorMap(missing, nil)
 	requireStatus(t, err, metatensor.ErrIO, "No such file or directory")
-	_, err = metatensor.LoadBlock(missing)
+	_, err = metatensor.LoadBlock(missing, nil)
 	requireStatus(t, err, metatensor.ErrIO, "No such file or directory")
 	_, err = metatensor.LoadLabels(missing)
 	requireStatus(t, err, metatensor.ErrIO, "No such file or directory")
 
 	_, err = metatensor.LoadLabelsBuffer(nil)
 	requireStatus(t, err, metatensor.ErrSerialization, "unable to load Labels from empty buffer")
-	_, err = metatensor.LoadBlockBuffer([]byte("PK garbage"))
+	_, err = metatensor.LoadBlockBuffer([]byte("PK garbage"), nil)
 	requireStatus(t, err, metatensor.ErrSerialization, "unable to load a TensorBlock from buffer")
 
 	// The wrong loader says which one to use.
 	tensor := fixtureTensor(t)
 	data, err := tensor.SaveBuffer()
 	require.NoError(t, err)
-	_, err = metatensor.LoadBlockBuffer(data)
+	_, err = metatensor.LoadBlockBuffer(data, nil)
 	requireStatus(t, err, metatensor.ErrSerialization, "use `load` to load TensorMap")
 	labels, err := tensor.Keys().SaveBuffer()
 	require.NoError(t, err)
-	_, err = metatensor.LoadTensorMapBuffer(labels)
+	_, err = metatensor.LoadTensorMapBuffer(labels, nil)
 	requireStatus(t, err, metatensor.ErrSerialization, "use `load_labels_buffer` to load Labels")
 
 	// Truncated files are rejected.
 	for _, n := range []int{1, len(data) / 2, len(data) - 1} {
-		_, err = metatensor.LoadTensorMapBuffer(data[:n])
+		_, err = metatensor.LoadTensorMapBuffer(data[:n], nil)
 		require.Error(t, err)
 	}
 
 	failure := errors.New("the disk is on fire")
-	_, err = metatensor.ReadTensorMap(failingIO{failure})
+	_, err = metatensor.ReadTensorMap(failingIO{failure}, nil)
 	requireStatus(t, err, metatensor.ErrIO, "the disk is on fire")
 }
 

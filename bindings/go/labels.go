@@ -109,18 +109,6 @@ func newLabels(names []string, values []int32, count int, checkUnique bool) (*La
 	return adoptLabels(core.LabelsFromValues(cpu.Names(), cpu)), nil
 }
 
-// Close releases this reference to the labels. Later calls do nothing.
-func (l *Labels) Close() {
-	if l != nil && l.owner.release(closed) {
-		l.labels.Release()
-	}
-}
-
-// Clone gives a new reference to the same labels, closed independently of l.
-func (l *Labels) Clone() (*Labels, error) {
-	return with(l.get, func(labels *core.ArrayLabels) (*Labels, error) { return shareLabels(labels), nil })
-}
-
 // get gives the core labels, or the error of labels used after Close.
 func (l *Labels) get() (*core.ArrayLabels, error) {
 	if l == nil {
@@ -132,15 +120,15 @@ func (l *Labels) get() (*core.ArrayLabels, error) {
 	return l.labels, nil
 }
 
-// cpu gives the values on the CPU. Labels of this package always have them, so a failure
-// (labels used after Close) is a panic.
+// closing ends a live reference, once, for Close.
+func (l *Labels) closing() bool { return l != nil && l.owner.release(closed) }
+
+// cpu gives the values on the CPU, for the methods without an error result: labels used
+// after Close, or whose values array can not give its values (see Values), panic there.
 func (l *Labels) cpu() *core.Labels {
 	labels := must(l.get())
 	return must(labels.CPU())
 }
-
-// Names gives the dimension names (a copy).
-func (l *Labels) Names() []string { return slices.Clone(must(l.get()).Names()) }
 
 // Count gives the number of entries.
 func (l *Labels) Count() int { return must(l.get()).Count() }
@@ -148,32 +136,9 @@ func (l *Labels) Count() int { return must(l.get()).Count() }
 // Size gives the number of dimensions.
 func (l *Labels) Size() int { return must(l.get()).Size() }
 
-// Values gives the values of every entry, one after the other (Count()*Size() values). The
-// slice is shared with the labels, which are immutable: do not modify it.
-func (l *Labels) Values() []int32 { return l.cpu().Values() }
-
-// ValuesArray gives the values as an Array of shape [Count(), Size()] and dtype i32. The
-// array belongs to the labels: do not destroy or modify it.
-func (l *Labels) ValuesArray() Array {
-	defer runtime.KeepAlive(l)
-	return must(l.get()).Array()
-}
-
 // Row gives the values of entry i, shared with the labels (do not modify them), or nil when
-// i is out of range.
+// i is out of range. It panics when the values can not be read (see Values).
 func (l *Labels) Row(i int) []int32 { return l.cpu().Row(i) }
-
-// Position gives the index of the entry equal to row, or -1 when there is none. row must
-// have one value per dimension.
-func (l *Labels) Position(row []int32) (int, error) {
-	labels, err := l.get()
-	if err != nil {
-		return -1, err
-	}
-	position, err := labels.Position(row)
-	runtime.KeepAlive(l)
-	return position, err
-}
 
 // Equal tells whether l and other have the same names and the same entries in the same
 // order.

@@ -1,6 +1,7 @@
 package metatensor_test
 
 import (
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -13,7 +14,7 @@ func TestTensorMapAccessors(t *testing.T) {
 	require.Equal(t, 3, tensor.Len())
 	keys := tensor.Keys()
 	require.Equal(t, []string{"center", "neighbor"}, keys.Names())
-	require.Equal(t, []int32{1, 1, 1, 6, 6, 1}, keys.Values())
+	require.Equal(t, []int32{1, 1, 1, 6, 6, 1}, values(t, keys))
 
 	for i := range 3 {
 		block, err := tensor.Block(i)
@@ -24,7 +25,7 @@ func TestTensorMapAccessors(t *testing.T) {
 	_, err := tensor.Block(3)
 	requireStatus(t, err, metatensor.ErrInvalidParameter, "block index out of bounds")
 	_, err = tensor.Block(-1)
-	requireStatus(t, err, metatensor.ErrInvalidParameter, "block index out of bounds")
+	requireStatus(t, err, metatensor.ErrInvalidParameter, "index must be zero or more, got -1")
 
 	device, err := tensor.Device()
 	require.NoError(t, err)
@@ -137,7 +138,7 @@ func TestTensorMapCloseEndsItsViews(t *testing.T) {
 	requireStatus(t, err, metatensor.ErrInvalidParameter, "was closed")
 	_, err = gradient.Shape()
 	requireStatus(t, err, metatensor.ErrInvalidParameter, "was closed")
-	require.Equal(t, []int32{1, 1, 1, 6, 6, 1}, keys.Values(), "keys given by the map stay valid")
+	require.Equal(t, []int32{1, 1, 1, 6, 6, 1}, values(t, keys), "keys given by the map stay valid")
 
 	var none *metatensor.TensorMap
 	none.Close()
@@ -187,11 +188,11 @@ func TestKeysToSamples(t *testing.T) {
 	defer merged.Close()
 
 	require.Equal(t, []string{"center"}, merged.Keys().Names())
-	require.Equal(t, []int32{1, 6}, merged.Keys().Values())
+	require.Equal(t, []int32{1, 6}, values(t, merged.Keys()))
 	block, err := merged.Block(0)
 	require.NoError(t, err)
 	require.Equal(t, []string{"atom", "neighbor"}, block.Samples().Names())
-	require.Equal(t, []int32{0, 1, 0, 6, 1, 6}, block.Samples().Values())
+	require.Equal(t, []int32{0, 1, 0, 6, 1, 6}, values(t, block.Samples()))
 	require.Equal(t, []float64{0, 1, 0, 1, 2, 3}, float64Values(t, block))
 	require.Equal(t, []string{"positions"}, block.GradientParameters())
 	require.Equal(t, 3, tensor.Len(), "the input is not modified")
@@ -210,7 +211,7 @@ func TestKeysToProperties(t *testing.T) {
 	block, err := merged.Block(0)
 	require.NoError(t, err)
 	require.Equal(t, []string{"neighbor", "n"}, block.Properties().Names())
-	require.Equal(t, []int32{1, 0, 1, 1, 6, 0, 6, 1}, block.Properties().Values())
+	require.Equal(t, []int32{1, 0, 1, 1, 6, 0, 6, 1}, values(t, block.Properties()))
 	require.Equal(t, []float64{0, 1, 0, 1, 0, 0, 2, 3}, float64Values(t, block))
 
 	// With entries: only the blocks of these entries are kept.
@@ -219,34 +220,37 @@ func TestKeysToProperties(t *testing.T) {
 	defer selected.Close()
 	block, err = selected.Block(0)
 	require.NoError(t, err)
-	require.Equal(t, []int32{6, 0, 6, 1}, block.Properties().Values())
+	require.Equal(t, []int32{6, 0, 6, 1}, values(t, block.Properties()))
 }
 
 func TestKeysToFill(t *testing.T) {
 	tensor := fixtureTensor(t)
 	fill, err := metatensor.NewArray([]int{}, []float64{-1})
 	require.NoError(t, err)
-	defer fill.Destroy()
+	destroyed := &atomic.Int32{}
 
-	merged, err := tensor.KeysToPropertiesFill(newLabels(t, []string{"neighbor"}), fill, true)
+	merged, err := tensor.KeysToPropertiesFill(newLabels(t, []string{"neighbor"}), countingArray{fill, destroyed}, true)
 	require.NoError(t, err)
 	defer merged.Close()
 	block, err := merged.Block(0)
 	require.NoError(t, err)
 	require.Equal(t, []float64{0, 1, 0, 1, -1, -1, 2, 3}, float64Values(t, block))
 
-	// The fill value stays the caller's.
-	merged, err = tensor.KeysToSamplesFill(newLabels(t, []string{"neighbor"}), fill, false)
-	require.NoError(t, err)
-	merged.Close()
-	values, err := metatensor.ArrayValues[float64](fill)
-	require.NoError(t, err)
-	require.Equal(t, []float64{-1}, values)
+	require.EqualValues(t, 1, destroyed.Load(), "the fill value is the operation's")
 
+	// It is destroyed when the operation fails too, also before the core has it.
 	wrong, err := metatensor.NewArray([]int{}, []int32{0})
 	require.NoError(t, err)
-	_, err = tensor.KeysToSamplesFill(newLabels(t, []string{"neighbor"}), wrong, false)
+	_, err = tensor.KeysToSamplesFill(newLabels(t, []string{"neighbor"}), countingArray{wrong, destroyed}, false)
 	requireStatus(t, err, metatensor.ErrInvalidParameter, "fill_value dtype")
+	require.EqualValues(t, 2, destroyed.Load())
+	wrong, err = metatensor.NewArray([]int{}, []int32{0})
+	require.NoError(t, err)
+	_, err = tensor.KeysToSamplesFill(nil, countingArray{wrong, destroyed}, false)
+	requireStatus(t, err, metatensor.ErrInvalidParameter, "got nil Labels")
+	require.EqualValues(t, 3, destroyed.Load())
+	_, err = tensor.KeysToSamplesFill(newLabels(t, []string{"neighbor"}), nil, false)
+	requireStatus(t, err, metatensor.ErrInvalidParameter, "fillValue can not be nil")
 }
 
 func TestComponentsToProperties(t *testing.T) {

@@ -109,13 +109,21 @@ func TestMissingCounterpartsAreReported(t *testing.T) {
 	missing := missingCounterparts(functions, map[string]bool{"Labels.Position": true})
 	assert.Equal(t, []string{
 		"mts_labels_frobnicate: Labels.Frobnicate is not declared",
-		"golang: no Go name for mts_something_else: name it in gen/golang/names.go, or mark it c_only in the spec",
+		"golang: no Go name for mts_something_else: give it a go.name in the spec, or mark it c_only",
 	}, missing)
 }
 
 func TestCounterpartNames(t *testing.T) {
+	api := loadSpec(t)
+	names := map[string]string{}
+	for _, f := range api.Functions {
+		name, err := Counterpart(f)
+		require.NoError(t, err)
+		names[f.Name] = name
+	}
 	for function, want := range map[string]string{
-		"mts_labels":                    "NewLabels",
+		"mts_version":                   "Version",
+		"mts_labels":                    "NewLabelsFromArray",
 		"mts_labels_position":           "Labels.Position",
 		"mts_labels_free":               "Labels.Close",
 		"mts_labels_load":               "LoadLabels",
@@ -123,37 +131,111 @@ func TestCounterpartNames(t *testing.T) {
 		"mts_block_dtype":               "TensorBlock.DType",
 		"mts_block_add_gradient":        "TensorBlock.AddGradient",
 		"mts_block_load_buffer":         "LoadBlockBuffer",
-		"mts_tensormap_keys_to_samples": "TensorMap.KeysToSamples",
+		"mts_tensormap_keys_to_samples": "TensorMap.KeysToSamplesFill",
 		"mts_tensormap_load":            "LoadTensorMap",
 		"mts_tensormap_block_by_id":     "TensorMap.Block",
 		"mts_tensormap_info_keys":       "TensorMap.InfoKeys",
 		"mts_get_data_origin":           "OriginName",
+		"mts_set_last_error":            "",
 	} {
-		name, err := Counterpart(&spec.Function{Name: function})
-		require.NoError(t, err)
-		assert.Equal(t, want, name, function)
+		assert.Equal(t, want, names[function], function)
 	}
 
-	name, err := Counterpart(&spec.Function{Name: "mts_set_last_error", COnly: true})
-	require.NoError(t, err)
-	assert.Empty(t, name)
-	_, err = Counterpart(&spec.Function{Name: "mts_labels", COnly: true})
+	_, err := Counterpart(&spec.Function{Name: "mts_labels", COnly: true, Go: spec.GoMapping{Name: "NewLabels"}})
 	assert.ErrorContains(t, err, "mts_labels is c_only, but has the Go name NewLabels")
 }
 
-func TestGenerateRejectsFunctionsOutsideThePatterns(t *testing.T) {
-	api, err := spec.Load("../testdata/fixture.yaml")
+func loadSpec(t *testing.T) *spec.API {
+	t.Helper()
+	api, err := spec.Load("../../spec/api.yaml")
 	require.NoError(t, err)
-	_, err = Generate(api)
-	require.NoError(t, err)
+	return api
+}
 
-	api.Functions = append(api.Functions,
-		&spec.Function{Name: "mts_labels_load", Params: []*spec.Param{{Name: "fd", Type: "int32"}}},
-		&spec.Function{Name: "mts_block_load_buffer", Params: []*spec.Param{
-			{Name: "buffer", Type: "array<uint8>"}, {Name: "flags", Type: "uint32"}, {Name: "more", Type: "uint32"},
-		}},
-	)
-	_, err = Generate(api)
-	assert.ErrorContains(t, err, "mts_labels_load does not take a string first")
-	assert.ErrorContains(t, err, "mts_block_load_buffer takes parameters the Go pattern does not know")
+// addFunction adds a function to the spec, as a spec entry written in YAML would be.
+func addFunction(t *testing.T, api *spec.API, f *spec.Function) {
+	t.Helper()
+	for _, p := range f.Params {
+		var err error
+		p.T, err = spec.ParseType(p.Type)
+		require.NoError(t, err)
+		if p.T.Kind == spec.KindObject {
+			for _, o := range api.Objects {
+				if o.Name == p.T.Name {
+					p.T.Object = o
+				}
+			}
+		}
+	}
+	api.Functions = append(api.Functions, f)
+}
+
+// TestNewSpecEntriesShowUpInGo adds a function to the spec and finds its Go counterpart,
+// signature and body, in the output: nothing is written by hand for it.
+func TestNewSpecEntriesShowUpInGo(t *testing.T) {
+	api := loadSpec(t)
+	addFunction(t, api, &spec.Function{
+		Name:    "mts_block_gradient_count",
+		Returns: spec.Return{Convention: "status"},
+		Go:      spec.GoMapping{Call: "len(block.Gradients())", Infallible: true},
+		Params: []*spec.Param{
+			{Name: "block", Type: "object.block"},
+			{Name: "count", Type: "usize", Direction: "out"},
+		},
+	})
+	addFunction(t, api, &spec.Function{
+		Name:    "mts_labels_position_or",
+		Returns: spec.Return{Convention: "status"},
+		Go:      spec.GoMapping{Call: "labels.Position(values)"},
+		Params: []*spec.Param{
+			{Name: "labels", Type: "object.labels"},
+			{Name: "values", Type: "array<int32>"},
+			{Name: "fallback", Type: "usize"},
+			{Name: "result", Type: "int64", Direction: "out"},
+		},
+	})
+	out, err := Generate(api, "../../internal/core")
+	require.NoError(t, err)
+	source := string(out)
+	assert.Contains(t, source, "func (b *TensorBlock) GradientCount() (count int) {")
+	assert.Contains(t, source, "count = len(cBlock.Gradients())")
+	assert.Contains(t, source, "func (l *Labels) PositionOr(values []int32, fallback int) (result int, err error) {")
+	assert.Contains(t, source, "if fallback < 0 {")
+}
+
+// TestGenerateNamesTheFunctionsItCanNotMap checks that a spec the core or the Go types can
+// not serve fails with the function's name and the reason.
+func TestGenerateNamesTheFunctionsItCanNotMap(t *testing.T) {
+	for _, tc := range []struct {
+		function *spec.Function
+		message  string
+	}{
+		{&spec.Function{Name: "mts_labels_frobnicate", Returns: spec.Return{Convention: "status"},
+			Params: []*spec.Param{{Name: "labels", Type: "object.labels"}}},
+			`mts_labels_frobnicate: the core call "labels.Frobnicate()": labels.Frobnicate undefined`},
+		{&spec.Function{Name: "mts_labels_names_twice", Returns: spec.Return{Convention: "status"},
+			Go: spec.GoMapping{Call: "labels.Names()"},
+			Params: []*spec.Param{{Name: "labels", Type: "object.labels"},
+				{Name: "a", Type: "array<string>", Direction: "out"}, {Name: "b", Type: "array<string>", Direction: "out"}}},
+			`the core call "labels.Names()" gives 1 results, the Go counterpart needs 2`},
+		{&spec.Function{Name: "mts_labels_count_as_labels", Returns: spec.Return{Convention: "object", Type: "object.labels"},
+			Go: spec.GoMapping{Call: "labels.Count()"},
+			Params: []*spec.Param{{Name: "labels", Type: "object.labels"}}},
+			`the result result of the core call "labels.Count()" is a int, which does not make a object.labels`},
+		{&spec.Function{Name: "mts_labels_weird", Returns: spec.Return{Convention: "status"},
+			Params: []*spec.Param{{Name: "labels", Type: "object.labels"}, {Name: "x", Type: "uint16"}}},
+			`mts_labels_weird: no core type for the parameter x (uint16)`},
+		{&spec.Function{Name: "mts_somewhere", Returns: spec.Return{Convention: "status"}},
+			`no Go name for mts_somewhere`},
+	} {
+		api := loadSpec(t)
+		if tc.function.Returns.Type != "" {
+			var err error
+			tc.function.Returns.T, err = spec.ParseType(tc.function.Returns.Type)
+			require.NoError(t, err)
+		}
+		addFunction(t, api, tc.function)
+		_, err := Generate(api, "../../internal/core")
+		assert.ErrorContains(t, err, tc.message, tc.function.Name)
+	}
 }

@@ -23,6 +23,21 @@ func Camel(name string) string {
 	return b.String()
 }
 
+// LowerCamel is Camel with a lower-case first letter, for Go parameters and variables:
+// keys_to_move gives keysToMove.
+func LowerCamel(name string) string {
+	camel := Camel(name)
+	for up, lower := range map[string]string{"IO": "io", "ID": "id", "CPU": "cpu", "DLPack": "dlpack"} {
+		if rest, ok := strings.CutPrefix(camel, up); ok {
+			return lower + rest
+		}
+	}
+	if camel == "" {
+		return ""
+	}
+	return strings.ToLower(camel[:1]) + camel[1:]
+}
+
 // Status names the Go constant of an mts_status_t value: MTS_IO_ERROR gives IOError.
 func Status(cname string) string {
 	return Camel(strings.TrimPrefix(cname, "MTS_"))

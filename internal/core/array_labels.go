@@ -134,6 +134,15 @@ func (l *ArrayLabels) CPU() (*Labels, error) {
 	return l.readValues(false)
 }
 
+// CPUValues gives the values of every entry, one after the other, in CPU memory (see CPU).
+func (l *ArrayLabels) CPUValues() ([]int32, error) {
+	cpu, err := l.CPU()
+	if err != nil {
+		return nil, err
+	}
+	return cpu.Values(), nil
+}
+
 // ValuesInGoMemory tells whether the CPU values (once read) live in Go memory, which C
 // must not keep pointers into without pinning, rather than in a C producer's export.
 func (l *ArrayLabels) ValuesInGoMemory() bool {

@@ -187,6 +187,15 @@ func (b *Block) DType() (DType, error) { return b.values.DType() }
 // Gradients gives every gradient, in the order they were added; do not modify the slice.
 func (b *Block) Gradients() []Gradient { return b.gradients }
 
+// GradientParameters gives the parameters of the gradients, in the order they were added.
+func (b *Block) GradientParameters() []string {
+	parameters := make([]string, len(b.gradients))
+	for i, g := range b.gradients {
+		parameters[i] = g.Parameter
+	}
+	return parameters
+}
+
 // Gradient finds the gradient with respect to parameter.
 func (b *Block) Gradient(parameter string) (*Block, error) {
 	if gradient := b.gradient(parameter); gradient != nil {

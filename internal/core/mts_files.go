@@ -80,6 +80,29 @@ func SaveTensorMapFile(path string, tensor *TensorMap) error {
 	return saveFile(path, func(sink SaveSink) error { return SaveTensorMap(sink, tensor) })
 }
 
+// SaveLabelsBuffer gives the bytes SaveLabels writes.
+func SaveLabelsBuffer(labels *ArrayLabels) ([]byte, error) {
+	return saveBuffer(func(sink SaveSink) error { return SaveLabels(sink, labels) })
+}
+
+// SaveBlockBuffer gives the bytes SaveBlock writes.
+func SaveBlockBuffer(block *Block) ([]byte, error) {
+	return saveBuffer(func(sink SaveSink) error { return SaveBlock(sink, block) })
+}
+
+// SaveTensorMapBuffer gives the bytes SaveTensorMap writes.
+func SaveTensorMapBuffer(tensor *TensorMap) ([]byte, error) {
+	return saveBuffer(func(sink SaveSink) error { return SaveTensorMap(sink, tensor) })
+}
+
+func saveBuffer(save func(SaveSink) error) ([]byte, error) {
+	sink := &memorySink{}
+	if err := save(sink); err != nil {
+		return nil, err
+	}
+	return sink.data, nil
+}
+
 func loadLabelsFrom(r io.ReaderAt, size int64) (*ArrayLabels, error) {
 	return LoadLabels(io.NewSectionReader(r, 0, size), size)
 }

@@ -23,52 +23,19 @@
 #      identical bytes; the same for upstream's test data files (data.mts, keys.mts,
 #      block.mts) when MTS_COMPAT_DATA_DIR names a directory holding them. They are not in
 #      the metatensor-core 0.2.6 sdist on PyPI, so without it this part is skipped.
-set -u
-export PYTHONDONTWRITEBYTECODE=1
-
-if [ $# -ne 3 ]; then
-    echo "usage: $0 PYTHON LIBRARY WORKDIR" >&2
-    exit 2
-fi
-
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=steps.sh
+source "$here/steps.sh"
+arguments "PYTHON LIBRARY WORKDIR" "$@"
 python=$1
 library=$(realpath "$2") || exit 2
-work=$3
 data_dir=${MTS_COMPAT_DATA_DIR:-}
 
-rm -rf "$work"
-mkdir -p "$work/logs"
-work=$(cd "$work" && pwd)
-start=$SECONDS
-failed=()
+work_directory "$3" mts-compat
 
-# reference / ours: run a script of this directory with the reference library or LIBRARY
-reference() { env -u MTS_LIBRARY "$python" "$here/$1" "${@:2}"; }
+# ours SCRIPT ARGS...: runs a script of this directory with LIBRARY (`reference` of steps.sh
+# runs it with the reference's own library)
 ours() { MTS_LIBRARY="$library" "$python" "$here/$1" "${@:2}"; }
-
-# step ID DESCRIPTION COMMAND...: runs COMMAND, its output going to WORKDIR/logs/ID.log
-step() {
-    local id=$1 description=$2
-    shift 2
-    local log="$work/logs/$id.log"
-    if "$@" >"$log" 2>&1; then
-        echo "PASS ($id) $description"
-        tail -n 1 "$log" | cut -c 1-300 | sed 's/^/    /'
-    else
-        echo "FAIL ($id) $description"
-        if grep -q '^FAIL' "$log"; then
-            grep '^FAIL' "$log" | head -n 15 | cut -c 1-300 | sed 's/^/    /'
-            local count
-            count=$(grep -c '^FAIL' "$log")
-            [ "$count" -gt 15 ] && echo "    ... $((count - 15)) more"
-        else
-            tail -n 8 "$log" | cut -c 1-300 | sed 's/^/    /'
-        fi
-        echo "    (log: $log)"
-        failed+=("$id")
-    fi
-}
 
 reference_library=$(env -u MTS_LIBRARY "$python" -c \
     'import metatensor._c_lib as c, os; print(os.path.realpath(c._lib_path()))') || exit 2
@@ -122,10 +89,4 @@ else
     echo "    metatensor-core 0.2.6 sdist; set MTS_COMPAT_DATA_DIR to a directory holding them"
 fi
 
-elapsed=$((SECONDS - start))
-if [ ${#failed[@]} -eq 0 ]; then
-    echo "mts-compat: PASS, every step (${elapsed}s)"
-else
-    echo "mts-compat: FAIL, steps ${failed[*]} (${elapsed}s; logs in $work/logs)"
-    exit 1
-fi
+summary

@@ -1,0 +1,164 @@
+package golang
+
+import (
+	"fmt"
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/metatensor-go/metatensor/gen/spec"
+)
+
+// The core expression of each Go counterpart is type-checked against the source of
+// internal/core, so that the generator knows what it gives (the types of its results, and
+// whether it can fail) and a spec that names something the core does not have fails here,
+// naming the function, instead of in the compiler.
+
+// coreResult is what a core expression gives.
+type coreResult struct {
+	types  []types.Type // the results, without a final error
+	errors bool         // the last result is an error
+}
+
+// corePackage caches the parsed source of internal/core: type-checking it needs the
+// standard library from source, which takes a moment.
+var corePackage = struct {
+	sync.Mutex
+	dir   string
+	fset  *token.FileSet
+	files []*ast.File
+}{}
+
+func parseCore(dir string) (*token.FileSet, []*ast.File, error) {
+	corePackage.Lock()
+	defer corePackage.Unlock()
+	if corePackage.dir == dir {
+		return corePackage.fset, corePackage.files, nil
+	}
+	fset := token.NewFileSet()
+	paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, nil, err
+	}
+	var files []*ast.File
+	for _, path := range paths {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		source, err := os.ReadFile(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		file, err := parser.ParseFile(fset, path, source, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, nil, err
+		}
+		if file.Name.Name == "core" {
+			files = append(files, file)
+		}
+	}
+	if len(files) == 0 {
+		return nil, nil, fmt.Errorf("golang: no Go source of package core in %s", dir)
+	}
+	corePackage.dir, corePackage.fset, corePackage.files = dir, fset, files
+	return fset, files, nil
+}
+
+// checkCoreCalls type-checks the core expression of every function, inside a function of
+// package core whose parameters are the core values of the function's inputs.
+func checkCoreCalls(coreDir string, functions []*goFunction) (map[*goFunction]coreResult, error) {
+	fset, coreFiles, err := parseCore(coreDir)
+	if err != nil {
+		return nil, err
+	}
+	var source strings.Builder
+	source.WriteString("package core\n")
+	for _, f := range functions {
+		var params []string
+		inputs := f.params
+		if f.recvParam != nil {
+			inputs = append([]*spec.Param{f.recvParam}, inputs...)
+		}
+		for _, p := range inputs {
+			typ, err := coreParamType(p)
+			if err != nil {
+				return nil, fmt.Errorf("golang: %s: %w", f.spec.Name, err)
+			}
+			params = append(params, p.Name+" "+typ)
+		}
+		expr, err := parser.ParseExpr(f.call)
+		if err != nil {
+			return nil, fmt.Errorf("golang: %s: the core call %q is not a Go expression: %w", f.spec.Name, f.call, err)
+		}
+		// a call stands alone, whatever it gives; other expressions (and calls of builtins,
+		// which must be used) are assigned, which needs a single value
+		statement := "_ = " + f.call
+		if call, isCall := expr.(*ast.CallExpr); isCall {
+			if fun, isIdent := call.Fun.(*ast.Ident); !isIdent || types.Universe.Lookup(fun.Name) == nil {
+				statement = f.call
+			}
+		}
+		// one line per function, so that an error's line says which function it is about
+		fmt.Fprintf(&source, "func _(%s) { %s }\n", strings.Join(params, ", "), statement)
+	}
+	generated, err := parser.ParseFile(fset, "spec_calls.go", source.String(), parser.SkipObjectResolution)
+	if err != nil {
+		return nil, fmt.Errorf("golang: the core calls do not parse: %w", err)
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
+	var problems []string
+	config := types.Config{
+		Importer: importer.ForCompiler(fset, "source", nil),
+		Error: func(err error) {
+			if typeErr, ok := err.(types.Error); ok && fset.Position(typeErr.Pos).Filename == "spec_calls.go" {
+				line := fset.Position(typeErr.Pos).Line - 2
+				if line >= 0 && line < len(functions) {
+					problems = append(problems, fmt.Sprintf("%s: the core call %q: %s",
+						functions[line].spec.Name, functions[line].call, typeErr.Msg))
+					return
+				}
+			}
+			problems = append(problems, err.Error())
+		},
+	}
+	config.Check("core", fset, append(coreFiles, generated), info)
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("golang: %s", strings.Join(problems, "; "))
+	}
+
+	results := map[*goFunction]coreResult{}
+	for i, decl := range generated.Decls {
+		body := decl.(*ast.FuncDecl).Body.List[0]
+		var expr ast.Expr
+		switch s := body.(type) {
+		case *ast.ExprStmt:
+			expr = s.X
+		case *ast.AssignStmt:
+			expr = s.Rhs[0]
+		}
+		results[functions[i]] = resultOf(info.Types[expr].Type)
+	}
+	return results, nil
+}
+
+// resultOf splits the type of an expression into its results and a final error.
+func resultOf(t types.Type) coreResult {
+	var all []types.Type
+	if tuple, ok := t.(*types.Tuple); ok {
+		for i := range tuple.Len() {
+			all = append(all, tuple.At(i).Type())
+		}
+	} else if t != nil {
+		all = []types.Type{t}
+	}
+	if n := len(all); n > 0 && types.Identical(all[n-1], types.Universe.Lookup("error").Type()) {
+		return coreResult{types: all[:n-1], errors: true}
+	}
+	return coreResult{types: all}
+}

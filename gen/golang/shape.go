@@ -1,0 +1,301 @@
+package golang
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/metatensor-go/metatensor/gen/goname"
+	"github.com/metatensor-go/metatensor/gen/spec"
+)
+
+// How a C signature becomes a Go one. Inputs: objects are Go wrappers (*Labels...), arrays
+// with their count are slices, usize is int, mts_array_t is Array, the create_array callback
+// is CreateArray (nil: host arrays); realloc callbacks and their user data disappear (Go
+// slices grow by themselves). Outputs, in order: the returned object, then every out
+// parameter and every buffer the callee fills, then an error unless the function is
+// infallible in Go. An out string (a C pointer that may be left NULL) gives the string and
+// whether there was one.
+
+// goFunction is the Go counterpart of a spec function, as the generator writes it.
+type goFunction struct {
+	spec       *spec.Function
+	name       string  // the Go name, without the type of a method
+	recv       *object // the type of a method, nil for a function
+	recvParam  *spec.Param
+	params     []*spec.Param // the Go parameters, the receiver excepted
+	outputs    []output
+	call       string // the core expression, with the names of the spec's parameters
+	infallible bool
+	borrowed   bool
+	doc        string
+}
+
+// output is one Go result before the error.
+type output struct {
+	name  string
+	param *spec.Param // nil for the returned object
+	t     *spec.Type
+	// ok is set on a nullable string: a second result tells whether there was one.
+	ok bool
+}
+
+// isFree tells whether f releases an object: its counterpart is Close.
+func (f *goFunction) isFree() bool {
+	return f.recv != nil && f.spec.Name == "mts_"+f.recv.spec+"_free"
+}
+
+// shape derives the Go counterpart of function.
+func shape(function *spec.Function) (*goFunction, error) {
+	full, err := Counterpart(function)
+	if err != nil || full == "" {
+		return nil, err
+	}
+	f := &goFunction{
+		spec:       function,
+		name:       full,
+		call:       function.Go.Call,
+		infallible: function.Go.Infallible,
+		borrowed:   function.Go.Borrowed,
+		doc:        function.Go.Doc,
+	}
+	if typ, method, ok := strings.Cut(full, "."); ok {
+		f.name = method
+		for i := range objects {
+			if objects[i].goType == typ {
+				f.recv = &objects[i]
+			}
+		}
+		if f.recv == nil {
+			return nil, fmt.Errorf("%s: %s is not a type of the Go binding", function.Name, typ)
+		}
+	}
+	if function.Returns.Convention == "object" {
+		f.outputs = append(f.outputs, output{name: "result", t: function.Returns.T})
+	}
+	for _, p := range function.Params {
+		switch {
+		case len(p.CountFor) > 0, p.T.Kind == KindOpaque, isCallback(p.T, "mts_realloc_buffer_t"):
+			// counts are the lengths of slices; realloc is how C grows what Go appends to
+		case f.recv != nil && f.recvParam == nil && p.T.Kind == spec.KindObject && p.T.Name == f.recv.spec:
+			f.recvParam = p
+		case isOutput(p):
+			f.outputs = append(f.outputs, output{name: goname.LowerCamel(p.Name), param: p, t: p.T,
+				ok: p.T.Kind == spec.KindString})
+		default:
+			f.params = append(f.params, p)
+		}
+	}
+	if f.recv != nil && f.recvParam == nil {
+		return nil, fmt.Errorf("%s: the method %s takes no %s", function.Name, full, f.recv.spec)
+	}
+	if names := function.Go.Results; names != nil {
+		if len(names) != len(f.outputs) {
+			return nil, fmt.Errorf("%s: go.results names %d results, the Go counterpart has %d", function.Name, len(names), len(f.outputs))
+		}
+		for i := range names {
+			f.outputs[i].name = names[i]
+		}
+	}
+	if f.call == "" {
+		f.call = defaultCall(f)
+	}
+	if f.doc == "" {
+		f.doc = fmt.Sprintf("%s is the counterpart of %s. %s", f.name, function.Name, oneLine(function.Doc))
+	}
+	return f, nil
+}
+
+// KindOpaque is spec.KindOpaque, named here for the switch above.
+const KindOpaque = spec.KindOpaque
+
+// isOutput tells whether p carries data back to the caller.
+func isOutput(p *spec.Param) bool {
+	switch p.T.Kind {
+	case spec.KindBuffer, spec.KindGrowable:
+		return true
+	}
+	return p.Direction == "out"
+}
+
+func isCallback(t *spec.Type, name string) bool {
+	return t.Kind == spec.KindCallback && t.Name == name
+}
+
+// defaultCall is the core call when the spec names none: a method of the receiver named
+// after the rest of the C name (mts_labels_union: first.Union(second)), or the core
+// function of the Go name (mts_block: NewBlock(data, samples, components, properties)).
+func defaultCall(f *goFunction) string {
+	var args []string
+	for _, p := range f.params {
+		args = append(args, p.Name)
+	}
+	if f.recv != nil {
+		_, rest, _ := objectOf(f.spec.Name)
+		return fmt.Sprintf("%s.%s(%s)", f.recvParam.Name, methodName(rest, false), strings.Join(args, ", "))
+	}
+	return fmt.Sprintf("%s(%s)", f.name, strings.Join(args, ", "))
+}
+
+// objectType finds the object of the binding behind a spec object type.
+func objectType(t *spec.Type) *object {
+	for i := range objects {
+		if objects[i].spec == t.Name {
+			return &objects[i]
+		}
+	}
+	return nil
+}
+
+// goParamType is the Go type of an input.
+func goParamType(p *spec.Param) (jen.Code, error) {
+	t := p.T
+	switch t.Kind {
+	case spec.KindObject:
+		if o := objectType(t); o != nil {
+			return jen.Op("*").Id(o.goType), nil
+		}
+	case spec.KindArray:
+		if t.Elem.Kind == spec.KindObject {
+			if o := objectType(t.Elem); o != nil {
+				return jen.Index().Op("*").Id(o.goType), nil
+			}
+		}
+		if elem, ok := scalarType(t.Elem); ok {
+			return jen.Index().Add(elem), nil
+		}
+	case spec.KindVtable:
+		if t.Name == "mts_array_t" {
+			return jen.Id("Array"), nil
+		}
+	case spec.KindCallback:
+		if t.Name == "mts_create_array_callback_t" {
+			return jen.Id("CreateArray"), nil
+		}
+	default:
+		if scalar, ok := scalarType(t); ok {
+			return scalar, nil
+		}
+	}
+	return nil, fmt.Errorf("no Go type for the parameter %s (%s)", p.Name, p.Type)
+}
+
+// goOutputType is the Go type of an output.
+func goOutputType(o output) (jen.Code, error) {
+	t := o.t
+	switch t.Kind {
+	case spec.KindObject:
+		if obj := objectType(t); obj != nil {
+			return jen.Op("*").Id(obj.goType), nil
+		}
+	case spec.KindBuffer, spec.KindGrowable:
+		switch t.Elem.Name {
+		case "int64", "uint64":
+			return jen.Index().Int(), nil
+		case "char":
+			return jen.String(), nil
+		case "uint8":
+			return jen.Index().Byte(), nil
+		}
+	case spec.KindArray:
+		if elem, ok := scalarType(t.Elem); ok {
+			return jen.Index().Add(elem), nil
+		}
+	case spec.KindVtable:
+		if t.Name == "mts_array_t" {
+			return jen.Id("Array"), nil
+		}
+	case spec.KindStruct:
+		switch t.Name {
+		case "DLDevice":
+			return jen.Id("Device"), nil
+		case "DLDataType":
+			return jen.Id("DType"), nil
+		}
+	case spec.KindPrim:
+		if t.Name == "int64" || t.Name == "usize" {
+			return jen.Int(), nil
+		}
+	default:
+		if scalar, ok := scalarType(t); ok {
+			return scalar, nil
+		}
+	}
+	return nil, fmt.Errorf("no Go type for the result %s (%s)", o.name, t)
+}
+
+// scalarType is the Go type of a value that crosses unchanged, but for usize, which is int.
+func scalarType(t *spec.Type) (jen.Code, bool) {
+	switch t.Kind {
+	case spec.KindString:
+		return jen.String(), true
+	case spec.KindAlias:
+		if t.Name == "mts_data_origin_t" {
+			return jen.Id("Origin"), true
+		}
+	case spec.KindPrim:
+		switch t.Name {
+		case "bool":
+			return jen.Bool(), true
+		case "usize":
+			return jen.Int(), true
+		case "int32":
+			return jen.Int32(), true
+		case "int64":
+			return jen.Int64(), true
+		case "uint8":
+			return jen.Byte(), true
+		}
+	}
+	return nil, false
+}
+
+// coreParamType is the type of the core value an input becomes, in the source of package core.
+func coreParamType(p *spec.Param) (string, error) {
+	t := p.T
+	switch t.Kind {
+	case spec.KindObject:
+		if o := objectType(t); o != nil {
+			return "*" + o.coreType, nil
+		}
+	case spec.KindArray:
+		if t.Elem.Kind == spec.KindObject {
+			if o := objectType(t.Elem); o != nil {
+				return "[]*" + o.coreType, nil
+			}
+		}
+		switch t.Elem.Kind {
+		case spec.KindString:
+			return "[]string", nil
+		case spec.KindPrim:
+			switch t.Elem.Name {
+			case "int32":
+				return "[]int32", nil
+			case "uint8":
+				return "[]byte", nil
+			}
+		}
+	case spec.KindVtable:
+		if t.Name == "mts_array_t" {
+			return "Array", nil
+		}
+	case spec.KindCallback:
+		if t.Name == "mts_create_array_callback_t" {
+			return "CreateArray", nil
+		}
+	case spec.KindString:
+		return "string", nil
+	case spec.KindAlias:
+		if t.Name == "mts_data_origin_t" {
+			return "Origin", nil
+		}
+	case spec.KindPrim:
+		switch t.Name {
+		case "bool", "int32", "int64":
+			return t.Name, nil
+		case "usize":
+			return "uint64", nil
+		}
+	}
+	return "", fmt.Errorf("no core type for the parameter %s (%s)", p.Name, p.Type)
+}
