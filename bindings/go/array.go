@@ -117,6 +117,12 @@ func NewZeros[T Element](shape []int) (*HostArray, error) {
 	return core.NewHostArray(DTypeOf[T](), dims)
 }
 
+// NewZerosOf is NewZeros for a dtype known at run time, with the arguments of a CreateArray
+// (the other way round): NewZerosOf(dtype, shape).
+func NewZerosOf(dtype DType, shape []uintptr) (*HostArray, error) {
+	return core.NewHostArray(dtype, shape)
+}
+
 // ArrayValues gives the elements of a HostArray in row-major order, as a slice sharing the
 // array's memory: writing to it changes the array. T must be the Go type of the array's
 // dtype (see DTypeOf). The slice must not be used once the array is destroyed, which

@@ -6,6 +6,19 @@
 // [Array] of values whose axes are described by labels, plus gradients) and [TensorMap] (one
 // block per entry of its keys).
 //
+// Every function of the C API of metatensor-core has its counterpart here, generated from
+// the same description of the API (spec/api.yaml): NewLabelsFromArray for mts_labels,
+// Labels.UnionWithMappings for mts_labels_union, LoadTensorMap for mts_tensormap_load...
+// Constructors from Go slices (NewLabels), iterators and the shorter forms of operations
+// (Labels.Union, TensorMap.KeysToSamples) are built on them.
+//
+// # Arrays
+//
+// Values live in an [Array]: a [HostArray] made by [NewArray], [NewZeros] or [NewZerosOf], or
+// any type implementing the interface (another framework's tensor on another device).
+// Labels can keep their values in one as well ([NewLabelsFromArray]), and loaders make the
+// arrays of the blocks they load with a [CreateArray] (nil makes HostArrays).
+//
 // # Ownership
 //
 // Every object holds native resources that Close releases; forgetting to call Close is not a

@@ -228,9 +228,26 @@ func Example_customArray() {
 	// Arrays that are not HostArrays are read through their DLPack export.
 	fmt.Println(get(metatensor.CopyArrayValues[int32](block.Values())))
 
+	// Loaders make the arrays of blocks with a CreateArray: here, loggedArrays.
+	loaded := get(metatensor.LoadBlockBuffer(get(block.SaveBuffer()),
+		func(shape []uintptr, dtype metatensor.DType) (metatensor.Array, error) {
+			return loggedArray{get(metatensor.NewZerosOf(dtype, shape)), "loaded values"}, nil
+		}))
+	fmt.Println(get(metatensor.CopyArrayValues[int32](loaded.Values())))
+	loaded.Close()
 	block.Close() // the block destroys its values
+
+	// Labels keep their values in any Array of int32, of shape [entries, dimensions].
+	keys := get(metatensor.NewLabelsFromArray([]string{"center", "neighbor"},
+		loggedArray{get(metatensor.NewArray([]int{2, 2}, []int32{1, 1, 1, 6})), "keys"}))
+	fmt.Println(get(keys.Position([]int32{1, 6})))
+	keys.Close()
 	// Output:
 	// example.loggedArray i32
 	// [7 8]
+	// [7 8]
+	// destroying loaded values
 	// destroying values
+	// 1
+	// destroying keys
 }

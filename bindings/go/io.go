@@ -22,7 +22,7 @@ type CreateArray = core.CreateArray
 
 // hostArrays is the CreateArray making HostArrays.
 func hostArrays(shape []uintptr, dtype DType) (Array, error) {
-	return core.NewHostArray(dtype, shape)
+	return NewZerosOf(dtype, shape)
 }
 
 // WriteTo writes the labels' file to w (io.WriterTo).
