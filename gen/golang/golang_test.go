@@ -219,7 +219,7 @@ func TestGenerateNamesTheFunctionsItCanNotMap(t *testing.T) {
 				{Name: "a", Type: "array<string>", Direction: "out"}, {Name: "b", Type: "array<string>", Direction: "out"}}},
 			`the core call "labels.Names()" gives 1 results, the Go counterpart needs 2`},
 		{&spec.Function{Name: "mts_labels_count_as_labels", Returns: spec.Return{Convention: "object", Type: "object.labels"},
-			Go: spec.GoMapping{Call: "labels.Count()"},
+			Go:     spec.GoMapping{Call: "labels.Count()"},
 			Params: []*spec.Param{{Name: "labels", Type: "object.labels"}}},
 			`the result result of the core call "labels.Count()" is a int, which does not make a object.labels`},
 		{&spec.Function{Name: "mts_labels_weird", Returns: spec.Return{Convention: "status"},
