@@ -57,13 +57,13 @@ func Outputs(api *spec.API) ([]Output, error) {
 }
 
 // AllOutputs is Outputs and the Go binding, whose generator reads the source of
-// internal/core under root: the fixture spec has no counterpart there.
-func AllOutputs(api *spec.API, root string) ([]Output, error) {
+// internal/core in the repository at source: the fixture spec has no counterpart there.
+func AllOutputs(api *spec.API, source string) ([]Output, error) {
 	outputs, err := Outputs(api)
 	if err != nil {
 		return nil, err
 	}
-	binding, err := golang.Generate(api, filepath.Join(root, golang.CoreDir))
+	binding, err := golang.Generate(api, filepath.Join(source, golang.CoreDir))
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,8 @@ func run(specPath, root string, check, list bool) error {
 	if err != nil {
 		return err
 	}
-	outputs, err := AllOutputs(api, root)
+	// the core is read where the spec is, in the source tree, whatever root the outputs go to
+	outputs, err := AllOutputs(api, filepath.Dir(filepath.Dir(specPath)))
 	if err != nil {
 		return err
 	}
