@@ -75,7 +75,7 @@ func shape(function *spec.Function) (*goFunction, error) {
 	}
 	for _, p := range function.Params {
 		switch {
-		case len(p.CountFor) > 0, p.T.Kind == KindOpaque, isCallback(p.T, "mts_realloc_buffer_t"):
+		case len(p.CountFor) > 0, p.T.Kind == spec.KindOpaque, isCallback(p.T, "mts_realloc_buffer_t"):
 			// counts are the lengths of slices; realloc is how C grows what Go appends to
 		case f.recv != nil && f.recvParam == nil && p.T.Kind == spec.KindObject && p.T.Name == f.recv.spec:
 			f.recvParam = p
@@ -105,9 +105,6 @@ func shape(function *spec.Function) (*goFunction, error) {
 	}
 	return f, nil
 }
-
-// KindOpaque is spec.KindOpaque, named here for the switch above.
-const KindOpaque = spec.KindOpaque
 
 // isOutput tells whether p carries data back to the caller.
 func isOutput(p *spec.Param) bool {
