@@ -6,7 +6,7 @@ import (
 )
 
 // Every method that works on a core object after taking it from its Go value keeps the Go
-// value reachable until it is done (runtime.KeepAlive, or with): otherwise the cleanup of a
+// value reachable until it is done (runtime.KeepAlive): otherwise the cleanup of a
 // value that became unreachable could free the object during the call.
 
 // owner is the lifetime of a tree of core objects that one Go value owns: a block with its
@@ -64,27 +64,4 @@ func must[T any](value T, err error) T {
 		panic(err)
 	}
 	return value
-}
-
-// with calls f on the live object given by get, a method value: the Go value holding the
-// object stays reachable until f returns.
-func with[C, R any](get func() (C, error), f func(C) (R, error)) (R, error) {
-	object, err := get()
-	if err != nil {
-		var none R
-		return none, err
-	}
-	result, err := f(object)
-	runtime.KeepAlive(get)
-	return result, err
-}
-
-// owned wraps the result of a core function making a new object.
-func owned[C, G any](wrap func(*C) *G) func(*C, error) (*G, error) {
-	return func(object *C, err error) (*G, error) {
-		if err != nil {
-			return nil, err
-		}
-		return wrap(object), nil
-	}
 }

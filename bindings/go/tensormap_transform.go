@@ -1,7 +1,5 @@
 package metatensor
 
-import "runtime"
-
 // Operations making a new tensor map with dimensions moved between keys and samples or
 // properties, the values no block fills being zero; KeysToSamplesFill and
 // KeysToPropertiesFill take another filler. ComponentsToProperties is in api_gen.go. The
@@ -37,12 +35,7 @@ func (t *TensorMap) KeysToProperties(keysToMove *Labels, sortSamples bool) (*Ten
 
 // zero makes a scalar zero of the dtype of the blocks, to fill what no block fills.
 func (t *TensorMap) zero() (Array, error) {
-	defer runtime.KeepAlive(t)
-	tensor, err := t.get()
-	if err != nil {
-		return nil, err
-	}
-	dtype, err := tensor.DType()
+	dtype, err := t.DType()
 	if err != nil {
 		return nil, err
 	}

@@ -86,9 +86,9 @@ func checkCoreCalls(coreDir string, functions []*goFunction) (map[*goFunction]co
 			inputs = append([]*spec.Param{f.recvParam}, inputs...)
 		}
 		for _, p := range inputs {
-			typ, err := coreParamType(p)
+			_, typ, err := inputType(p)
 			if err != nil {
-				return nil, fmt.Errorf("golang: %s: %w", f.spec.Name, err)
+				return nil, fmt.Errorf("golang: %s: no core type for the parameter %s (%s)", f.spec.Name, p.Name, p.Type)
 			}
 			params = append(params, p.Name+" "+typ)
 		}

@@ -52,6 +52,7 @@ func Generate(api *spec.API, coreDir string) ([]byte, error) {
 		if err != nil {
 			problems = append(problems, err.Error())
 		} else if g != nil {
+			g.free = g.recv != nil && api.FreeFunctionOf(function) != nil
 			functions = append(functions, g)
 		}
 	}
@@ -118,13 +119,13 @@ func emit(f *jen.File, g *goFunction, core coreResult) error {
 	if g.recv != nil {
 		decl = decl.Params(jen.Id(g.recv.receiver).Op("*").Id(g.recv.goType))
 	}
-	if g.isFree() {
+	if g.free {
 		return emitClose(decl, g)
 	}
 
 	var params, results []jen.Code
 	for i, p := range g.params {
-		typ, err := goParamType(p)
+		typ, _, err := inputType(p)
 		if err != nil {
 			return err
 		}

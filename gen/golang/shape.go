@@ -29,6 +29,9 @@ type goFunction struct {
 	infallible bool
 	borrowed   bool
 	doc        string
+	// free is set on the function releasing an object (the spec object's free): its
+	// counterpart is Close.
+	free bool
 }
 
 // output is one Go result before the error.
@@ -38,11 +41,6 @@ type output struct {
 	t     *spec.Type
 	// ok is set on a nullable string: a second result tells whether there was one.
 	ok bool
-}
-
-// isFree tells whether f releases an object: its counterpart is Close.
-func (f *goFunction) isFree() bool {
-	return f.recv != nil && f.spec.Name == "mts_"+f.recv.spec+"_free"
 }
 
 // shape derives the Go counterpart of function.
@@ -144,37 +142,38 @@ func objectType(t *spec.Type) *object {
 	return nil
 }
 
-// goParamType is the Go type of an input.
-func goParamType(p *spec.Param) (jen.Code, error) {
-	t := p.T
-	switch t.Kind {
-	case spec.KindObject:
-		if o := objectType(t); o != nil {
-			return jen.Op("*").Id(o.goType), nil
-		}
-	case spec.KindArray:
-		if t.Elem.Kind == spec.KindObject {
-			if o := objectType(t.Elem); o != nil {
-				return jen.Index().Op("*").Id(o.goType), nil
-			}
-		}
-		if elem, ok := scalarType(t.Elem); ok {
-			return jen.Index().Add(elem), nil
-		}
-	case spec.KindVtable:
-		if t.Name == "mts_array_t" {
-			return jen.Id("Array"), nil
-		}
-	case spec.KindCallback:
-		if t.Name == "mts_create_array_callback_t" {
-			return jen.Id("CreateArray"), nil
-		}
-	default:
-		if scalar, ok := scalarType(t); ok {
-			return scalar, nil
-		}
+// plainTypes are the types of the spec that are not objects: the Go type of the binding,
+// and the type of the core value. They are the same but for usize, which is an int in Go and
+// a uint64 in the core.
+var plainTypes = map[string][2]string{
+	"string":                               {"string", "string"},
+	"bool":                                 {"bool", "bool"},
+	"int32":                                {"int32", "int32"},
+	"int64":                                {"int64", "int64"},
+	"usize":                                {"int", "uint64"},
+	"alias.mts_data_origin_t":              {"Origin", "Origin"},
+	"vtable.mts_array_t":                   {"Array", "Array"},
+	"callback.mts_create_array_callback_t": {"CreateArray", "CreateArray"},
+	"array<string>":                        {"[]string", "[]string"},
+	"array<int32>":                         {"[]int32", "[]int32"},
+	"array<uint8>":                         {"[]byte", "[]byte"},
+}
+
+// inputType gives the Go type of an input, and the type of its core value in the source of
+// package core.
+func inputType(p *spec.Param) (goType jen.Code, coreType string, err error) {
+	t, list := p.T, ""
+	if t.Kind == spec.KindArray && t.Elem.Kind == spec.KindObject {
+		t, list = t.Elem, "[]"
 	}
-	return nil, fmt.Errorf("no Go type for the parameter %s (%s)", p.Name, p.Type)
+	if t.Kind == spec.KindObject {
+		if o := objectType(t); o != nil {
+			return jen.Id(list + "*" + o.goType), list + "*" + o.coreType, nil
+		}
+	} else if types, ok := plainTypes[t.String()]; ok {
+		return jen.Id(types[0]), types[1], nil
+	}
+	return nil, "", fmt.Errorf("no Go type for the parameter %s (%s)", p.Name, p.Type)
 }
 
 // goOutputType is the Go type of an output.
@@ -194,14 +193,6 @@ func goOutputType(o output) (jen.Code, error) {
 		case "uint8":
 			return jen.Index().Byte(), nil
 		}
-	case spec.KindArray:
-		if elem, ok := scalarType(t.Elem); ok {
-			return jen.Index().Add(elem), nil
-		}
-	case spec.KindVtable:
-		if t.Name == "mts_array_t" {
-			return jen.Id("Array"), nil
-		}
 	case spec.KindStruct:
 		switch t.Name {
 		case "DLDevice":
@@ -213,86 +204,9 @@ func goOutputType(o output) (jen.Code, error) {
 		if t.Name == "int64" || t.Name == "usize" {
 			return jen.Int(), nil
 		}
-	default:
-		if scalar, ok := scalarType(t); ok {
-			return scalar, nil
-		}
+	}
+	if types, ok := plainTypes[t.String()]; ok {
+		return jen.Id(types[0]), nil
 	}
 	return nil, fmt.Errorf("no Go type for the result %s (%s)", o.name, t)
-}
-
-// scalarType is the Go type of a value that crosses unchanged, but for usize, which is int.
-func scalarType(t *spec.Type) (jen.Code, bool) {
-	switch t.Kind {
-	case spec.KindString:
-		return jen.String(), true
-	case spec.KindAlias:
-		if t.Name == "mts_data_origin_t" {
-			return jen.Id("Origin"), true
-		}
-	case spec.KindPrim:
-		switch t.Name {
-		case "bool":
-			return jen.Bool(), true
-		case "usize":
-			return jen.Int(), true
-		case "int32":
-			return jen.Int32(), true
-		case "int64":
-			return jen.Int64(), true
-		case "uint8":
-			return jen.Byte(), true
-		}
-	}
-	return nil, false
-}
-
-// coreParamType is the type of the core value an input becomes, in the source of package core.
-func coreParamType(p *spec.Param) (string, error) {
-	t := p.T
-	switch t.Kind {
-	case spec.KindObject:
-		if o := objectType(t); o != nil {
-			return "*" + o.coreType, nil
-		}
-	case spec.KindArray:
-		if t.Elem.Kind == spec.KindObject {
-			if o := objectType(t.Elem); o != nil {
-				return "[]*" + o.coreType, nil
-			}
-		}
-		switch t.Elem.Kind {
-		case spec.KindString:
-			return "[]string", nil
-		case spec.KindPrim:
-			switch t.Elem.Name {
-			case "int32":
-				return "[]int32", nil
-			case "uint8":
-				return "[]byte", nil
-			}
-		}
-	case spec.KindVtable:
-		if t.Name == "mts_array_t" {
-			return "Array", nil
-		}
-	case spec.KindCallback:
-		if t.Name == "mts_create_array_callback_t" {
-			return "CreateArray", nil
-		}
-	case spec.KindString:
-		return "string", nil
-	case spec.KindAlias:
-		if t.Name == "mts_data_origin_t" {
-			return "Origin", nil
-		}
-	case spec.KindPrim:
-		switch t.Name {
-		case "bool", "int32", "int64":
-			return t.Name, nil
-		case "usize":
-			return "uint64", nil
-		}
-	}
-	return "", fmt.Errorf("no core type for the parameter %s (%s)", p.Name, p.Type)
 }
