@@ -6,14 +6,17 @@ import (
 )
 
 // The hash index maps a row's values to its position. It is an open-addressing table with
-// linear probing that stores row positions only: the rows themselves stay in the labels'
-// values, so the table costs 4 bytes a slot and building it copies nothing. The table is
-// never resized: its capacity is known before the first insertion.
+// linear probing, never resized: its capacity is known before the first insertion.
 //
-// A slot holds position+1 in its low bits (0 marks an empty slot) and, in the high bits that
-// positions do not need (12 of them for a million rows), a tag: more bits of the row's hash.
-// A probe passing a slot whose tag differs knows the rows differ without reading the row,
-// which is a cache miss in large labels.
+// A slot starts with a header word: position+1 in its low bits (0 marks an empty slot) and,
+// in the high bits that positions do not need (12 of them for a million rows), a tag: more
+// bits of the row's hash. A probe passing a slot whose tag differs knows the rows differ
+// without comparing them.
+//
+// Rows of 1 to 3 values are stored in their slot after the header (slots of 2 or 4 words,
+// so that a slot never straddles two cache lines): a lookup in a large index then costs one
+// cache miss, where reading the row from the labels' values would cost a second, dependent
+// one. Wider rows stay in the values, and their slots hold the header alone.
 
 // maxIndexedCount is the largest number of rows an index can hold: slots store position+1
 // in a uint32, 0 marking an empty slot.
@@ -71,37 +74,71 @@ func hashRow(row []int32) uint64 {
 }
 
 type labelsIndex struct {
-	slots   []uint32 // tag | position+1, 0 for an empty slot
-	shift   uint     // 64 - log2(len(slots)): a hash's top bits give its first slot
-	posBits uint     // number of low bits of a slot holding position+1
+	slots   []uint32 // stride words per slot: the header, then the row when stored inline
+	stride  uint64   // words per slot: 1, or 2 and 4 for rows stored inline
+	mask    uint64   // number of slots - 1
+	shift   uint     // 64 - log2(number of slots): a hash's top bits give its first slot
+	posBits uint     // number of low bits of a header holding position+1
 	posMask uint32   // 1<<posBits - 1
 }
 
-// newLabelsIndex makes an empty index for up to count rows, kept at most half full so that
-// probe chains stay short (about 1.5 slots for a hit, 2.5 for a miss).
-func newLabelsIndex(count int) *labelsIndex {
+// inlineStride gives the words of a slot storing rows of width size inline, or 1 when rows of
+// that width stay in the values.
+func inlineStride(size int) uint64 {
+	switch size {
+	case 1:
+		return 2
+	case 2, 3:
+		return 4
+	}
+	return 1
+}
+
+// newLabelsIndex makes an empty index for up to count rows of width size, kept at most half
+// full so that probe chains stay short (about 1.5 slots for a hit, 2.5 for a miss).
+func newLabelsIndex(count, size int) *labelsIndex {
 	n := 8
 	for n < 2*count {
 		n <<= 1
 	}
 	posBits := uint(max(1, bits.Len64(uint64(count))))
+	stride := inlineStride(size)
 	return &labelsIndex{
-		slots:   make([]uint32, n),
+		slots:   make([]uint32, uint64(n)*stride),
+		stride:  stride,
+		mask:    uint64(n - 1),
 		shift:   uint(64 - bits.TrailingZeros(uint(n))),
 		posBits: posBits,
 		posMask: uint32(uint64(1)<<posBits - 1),
 	}
 }
 
-// tag gives the high bits of the slot of a row with hash h: its low bits, shifted past the
+// slotCount gives the number of slots of the table.
+func (ix *labelsIndex) slotCount() int { return int(ix.mask + 1) }
+
+// tag gives the high bits of the header of a row with hash h: its low bits, shifted past the
 // position (none at all when positions need every bit).
 func (ix *labelsIndex) tag(h uint64) uint32 { return uint32(h) << ix.posBits }
+
+// header gives the header word of slot i.
+func (ix *labelsIndex) header(i uint64) uint32 { return ix.slots[i*ix.stride] }
+
+// put fills the empty slot i with the row at position pos, whose hash is h.
+func (ix *labelsIndex) put(i, h uint64, pos int, row []int32) {
+	at := i * ix.stride
+	ix.slots[at] = ix.tag(h) | uint32(pos+1)
+	if ix.stride > 1 {
+		for k, v := range row {
+			ix.slots[at+1+uint64(k)] = uint32(v)
+		}
+	}
+}
 
 // buildLabelsIndex indexes every row of values, assumed unique. Should they not be (labels
 // made with assume-unique by a careless caller), the first occurrence is the one found:
 // linear probing without deletion keeps earlier insertions earlier in every chain.
 func buildLabelsIndex(values []int32, size, count int) *labelsIndex {
-	ix := newLabelsIndex(count)
+	ix := newLabelsIndex(count, size)
 	ix.insertAllNew(values, size, 0, count)
 	return ix
 }
@@ -113,13 +150,13 @@ func (ix *labelsIndex) find(values, row []int32) int {
 	switch len(row) {
 	case 1:
 		h := hash1(row[0])
-		found, _ = ix.probe1(values, row[0], h, h>>ix.shift)
+		found, _ = ix.probe1(row[0], h, h>>ix.shift)
 	case 2:
 		h := hash2(row[0], row[1])
-		found, _ = ix.probe2(values, row[0], row[1], h, h>>ix.shift)
+		found, _ = ix.probe2(row[0], row[1], h, h>>ix.shift)
 	case 3:
 		h := hash3(row[0], row[1], row[2])
-		found, _ = ix.probe3(values, row[0], row[1], row[2], h, h>>ix.shift)
+		found, _ = ix.probe3(row[0], row[1], row[2], h, h>>ix.shift)
 	case 4:
 		h := hash4(row[0], row[1], row[2], row[3])
 		found, _ = ix.probe4(values, row[0], row[1], row[2], row[3], h, h>>ix.shift)
@@ -135,11 +172,11 @@ func (ix *labelsIndex) find(values, row []int32) int {
 func (ix *labelsIndex) probeFrom(values, row []int32, h, i uint64) (int, uint64) {
 	switch len(row) {
 	case 1:
-		return ix.probe1(values, row[0], h, i)
+		return ix.probe1(row[0], h, i)
 	case 2:
-		return ix.probe2(values, row[0], row[1], h, i)
+		return ix.probe2(row[0], row[1], h, i)
 	case 3:
-		return ix.probe3(values, row[0], row[1], row[2], h, i)
+		return ix.probe3(row[0], row[1], row[2], h, i)
 	case 4:
 		return ix.probe4(values, row[0], row[1], row[2], row[3], h, i)
 	}
@@ -147,65 +184,52 @@ func (ix *labelsIndex) probeFrom(values, row []int32, h, i uint64) (int, uint64)
 }
 
 // Widths 1 to 4 have their own probe, so that comparisons work on registers, not slices.
+// Widths 1 to 3 compare with the row stored in the slot, wider ones with the values.
 
-func (ix *labelsIndex) probe1(values []int32, a int32, h, i uint64) (int, uint64) {
-	slots, mask := ix.slots, uint64(len(ix.slots)-1)
+func (ix *labelsIndex) probe1(a int32, h, i uint64) (int, uint64) {
+	slots, mask := ix.slots, ix.mask
 	tag, posMask := ix.tag(h), ix.posMask
 	for ; ; i = (i + 1) & mask {
-		s := slots[i]
-		if s == 0 {
+		s := slots[2*i : 2*i+2 : 2*i+2]
+		if s[0] == 0 {
 			return -1, i
 		}
-		if s&^posMask != tag {
-			continue
-		}
-		p := int(s&posMask) - 1
-		if values[p] == a {
-			return p, i
+		if s[0]&^posMask == tag && int32(s[1]) == a {
+			return int(s[0]&posMask) - 1, i
 		}
 	}
 }
 
-func (ix *labelsIndex) probe2(values []int32, a, b int32, h, i uint64) (int, uint64) {
-	slots, mask := ix.slots, uint64(len(ix.slots)-1)
+func (ix *labelsIndex) probe2(a, b int32, h, i uint64) (int, uint64) {
+	slots, mask := ix.slots, ix.mask
 	tag, posMask := ix.tag(h), ix.posMask
 	for ; ; i = (i + 1) & mask {
-		s := slots[i]
-		if s == 0 {
+		s := slots[4*i : 4*i+4 : 4*i+4]
+		if s[0] == 0 {
 			return -1, i
 		}
-		if s&^posMask != tag {
-			continue
-		}
-		p := int(s&posMask) - 1
-		r := values[2*p : 2*p+2 : 2*p+2]
-		if r[0] == a && r[1] == b {
-			return p, i
+		if s[0]&^posMask == tag && int32(s[1]) == a && int32(s[2]) == b {
+			return int(s[0]&posMask) - 1, i
 		}
 	}
 }
 
-func (ix *labelsIndex) probe3(values []int32, a, b, c int32, h, i uint64) (int, uint64) {
-	slots, mask := ix.slots, uint64(len(ix.slots)-1)
+func (ix *labelsIndex) probe3(a, b, c int32, h, i uint64) (int, uint64) {
+	slots, mask := ix.slots, ix.mask
 	tag, posMask := ix.tag(h), ix.posMask
 	for ; ; i = (i + 1) & mask {
-		s := slots[i]
-		if s == 0 {
+		s := slots[4*i : 4*i+4 : 4*i+4]
+		if s[0] == 0 {
 			return -1, i
 		}
-		if s&^posMask != tag {
-			continue
-		}
-		p := int(s&posMask) - 1
-		r := values[3*p : 3*p+3 : 3*p+3]
-		if r[0] == a && r[1] == b && r[2] == c {
-			return p, i
+		if s[0]&^posMask == tag && int32(s[1]) == a && int32(s[2]) == b && int32(s[3]) == c {
+			return int(s[0]&posMask) - 1, i
 		}
 	}
 }
 
 func (ix *labelsIndex) probe4(values []int32, a, b, c, d int32, h, i uint64) (int, uint64) {
-	slots, mask := ix.slots, uint64(len(ix.slots)-1)
+	slots, mask := ix.slots, ix.mask
 	tag, posMask := ix.tag(h), ix.posMask
 	for ; ; i = (i + 1) & mask {
 		s := slots[i]
@@ -224,7 +248,7 @@ func (ix *labelsIndex) probe4(values []int32, a, b, c, d int32, h, i uint64) (in
 }
 
 func (ix *labelsIndex) probeN(values, row []int32, h, i uint64) (int, uint64) {
-	slots, mask := ix.slots, uint64(len(ix.slots)-1)
+	slots, mask := ix.slots, ix.mask
 	tag, posMask := ix.tag(h), ix.posMask
 	size := len(row)
 	for ; ; i = (i + 1) & mask {

@@ -1,23 +1,24 @@
 package core
 
-// Bulk operations on the index. A lookup in a large index costs two dependent cache misses:
-// the slot, then the row it points to. Done one at a time, every lookup waits for both. Done
-// by batches, a first pass loads the slots of a whole batch, a second the rows they point to:
-// these loads do not depend on each other, so the processor overlaps their misses, and the
-// last pass (the actual probing) finds everything in cache. The values loaded early are used
-// to skip work in the last pass, which also keeps the compiler from dropping them.
+// Bulk operations on the index. A lookup in a large index costs a cache miss on the slot and,
+// for rows wider than 3 not stored in their slot, a second, dependent one on the row it points
+// to. Done one at a time, every lookup waits for its misses. Done by batches, a first pass
+// loads the slots of a whole batch, a second the rows they point to: these loads do not depend
+// on each other, so the processor overlaps their misses, and the last pass (the actual
+// probing) finds everything in cache. The values loaded early are used to skip work in the
+// last pass, which also keeps the compiler from dropping them.
 
 const indexBatch = 16
 
-// cachedIndexSlots is the size under which an index table (256 KiB) is taken to stay in
+// cachedIndexSlots is the number of slots under which an index table is taken to stay in
 // cache, so that batching lookups gains nothing.
 const cachedIndexSlots = 1 << 16
 
 // batchState holds what the first passes learnt of each row of a batch.
 type batchState struct {
 	hash  [indexBatch]uint64 // the row's hash
-	first [indexBatch]uint32 // content of the first slot of its chain
-	lead  [indexBatch]int32  // first value of the row in that slot, when the tag matches
+	first [indexBatch]uint32 // header of the first slot of its chain
+	lead  [indexBatch]int32  // first value of the row in that slot (the tag matching)
 }
 
 // load runs the first passes over rows base..base+n-1 of queries.
@@ -26,7 +27,10 @@ func (ix *labelsIndex) load(st *batchState, values, queries []int32, size, base,
 		q := (base + k) * size
 		h := hashRow(queries[q : q+size])
 		st.hash[k] = h
-		st.first[k] = ix.slots[h>>ix.shift]
+		st.first[k] = ix.header(h >> ix.shift)
+	}
+	if ix.stride > 1 {
+		return // the rows are in the slots just loaded
 	}
 	for k := range n {
 		if s := st.first[k]; s != 0 && s&^ix.posMask == ix.tag(st.hash[k]) {
@@ -40,9 +44,9 @@ func (ix *labelsIndex) load(st *batchState, values, queries []int32, size, base,
 func (ix *labelsIndex) startSlot(st *batchState, k int, row []int32) uint64 {
 	h := st.hash[k]
 	i := h >> ix.shift
-	if s := st.first[k]; s != 0 && (s&^ix.posMask != ix.tag(h) || st.lead[k] != row[0]) {
+	if s := st.first[k]; s != 0 && (s&^ix.posMask != ix.tag(h) || (ix.stride == 1 && st.lead[k] != row[0])) {
 		// A filled slot never changes, so this holds even after insertions.
-		return (i + 1) & uint64(len(ix.slots)-1)
+		return (i + 1) & ix.mask
 	}
 	return i
 }
@@ -50,7 +54,7 @@ func (ix *labelsIndex) startSlot(st *batchState, k int, row []int32) uint64 {
 // findAll sets out[q] to the position of query row q (rows of width size, row-major in
 // queries), or -1 when it is absent.
 func (ix *labelsIndex) findAll(values, queries []int32, size int, out []int64) {
-	if len(ix.slots) <= cachedIndexSlots {
+	if ix.slotCount() <= cachedIndexSlots {
 		// The table is in cache already: the batching machinery would only cost time.
 		for q := range out {
 			out[q] = int64(ix.find(values, queries[q*size:q*size+size]))
@@ -81,24 +85,28 @@ func (ix *labelsIndex) findAllBatched(values, queries []int32, size int, out []i
 
 // insertAllNew adds rows from..to-1 of values, known to be absent and distinct.
 func (ix *labelsIndex) insertAllNew(values []int32, size, from, to int) {
+	if ix.useRegions(to - from) {
+		ix.insertByRegions(values, size, from, to, false)
+		return
+	}
 	var hash [indexBatch]uint64
 	var first [indexBatch]uint32
-	mask := uint64(len(ix.slots) - 1)
 	for base := from; base < to; base += indexBatch {
 		n := min(indexBatch, to-base)
 		for k := range n {
 			o := (base + k) * size
 			hash[k] = hashRow(values[o : o+size])
-			first[k] = ix.slots[hash[k]>>ix.shift]
+			first[k] = ix.header(hash[k] >> ix.shift)
 		}
 		for k := range n {
 			i := hash[k] >> ix.shift
 			// An earlier row of this batch may have taken the slot found empty.
-			if first[k] != 0 || ix.slots[i] != 0 {
-				for i = (i + 1) & mask; ix.slots[i] != 0; i = (i + 1) & mask {
+			if first[k] != 0 || ix.header(i) != 0 {
+				for i = (i + 1) & ix.mask; ix.header(i) != 0; i = (i + 1) & ix.mask {
 				}
 			}
-			ix.slots[i] = ix.tag(hash[k]) | uint32(base+k+1)
+			o := (base + k) * size
+			ix.put(i, hash[k], base+k, values[o:o+size])
 		}
 	}
 }
@@ -106,6 +114,9 @@ func (ix *labelsIndex) insertAllNew(values []int32, size, from, to int) {
 // insertAll adds rows from..to-1 of values, skipping those equal to a row already indexed,
 // whose positions it returns (in increasing order).
 func (ix *labelsIndex) insertAll(values []int32, size, from, to int) []int {
+	if ix.useRegions(to - from) {
+		return ix.insertByRegions(values, size, from, to, true)
+	}
 	var st batchState
 	var duplicates []int
 	for base := 0; base < to-from; base += indexBatch {
@@ -115,10 +126,10 @@ func (ix *labelsIndex) insertAll(values []int32, size, from, to int) []int {
 			pos := from + base + k
 			row := values[pos*size : pos*size+size : pos*size+size]
 			h := st.hash[k]
-			if i := h >> ix.shift; st.first[k] == 0 && ix.slots[i] == 0 {
+			if i := h >> ix.shift; st.first[k] == 0 && ix.header(i) == 0 {
 				// The chain was empty and still is (no earlier row of this batch took the
 				// slot): the row is new.
-				ix.slots[i] = ix.tag(h) | uint32(pos+1)
+				ix.put(i, h, pos, row)
 				continue
 			}
 			found, slot := ix.probeFrom(values, row, h, ix.startSlot(&st, k, row))
@@ -126,7 +137,7 @@ func (ix *labelsIndex) insertAll(values []int32, size, from, to int) []int {
 				duplicates = append(duplicates, pos)
 				continue
 			}
-			ix.slots[slot] = ix.tag(h) | uint32(pos+1)
+			ix.put(slot, h, pos, row)
 		}
 	}
 	return duplicates

@@ -68,8 +68,8 @@ func TestLabelsIndexAgainstMap(t *testing.T) {
 
 func TestLabelsIndexInsert(t *testing.T) {
 	values := []int32{1, 2, 3, 4, 1, 2, 3, 4, 5, 6, 5, 6}
-	ix := newLabelsIndex(6)
-	assert.Len(t, ix.slots, 16)
+	ix := newLabelsIndex(6, 2)
+	assert.Equal(t, 16, ix.slotCount())
 	ix.insertAllNew(values, 2, 0, 1)
 	// Duplicates of indexed rows, and of rows earlier in the same batch, are reported.
 	assert.Equal(t, []int{2, 3, 5}, ix.insertAll(values, 2, 1, 6))
@@ -80,8 +80,8 @@ func TestLabelsIndexInsert(t *testing.T) {
 
 	// Capacity stays a power of two at most half full.
 	for _, count := range []int{0, 1, 4, 5, 1000, 1 << 20} {
-		ix := newLabelsIndex(count)
-		n := len(ix.slots)
+		ix := newLabelsIndex(count, 3)
+		n := ix.slotCount()
 		assert.Zero(t, n&(n-1))
 		assert.GreaterOrEqual(t, n, 2*count)
 		assert.Equal(t, uint(64), ix.shift+uint(countTrailingZeros(n)))
@@ -120,12 +120,11 @@ func TestLabelsHashSpread(t *testing.T) {
 		}
 		ix := buildLabelsIndex(values, size, count)
 		total := 0
-		mask := uint64(len(ix.slots) - 1)
 		for pos := range count {
 			row := values[pos*size : pos*size+size]
-			for i := hashRow(row) >> ix.shift; ; i = (i + 1) & mask {
+			for i := hashRow(row) >> ix.shift; ; i = (i + 1) & ix.mask {
 				total++
-				if ix.slots[i]&ix.posMask == uint32(pos+1) {
+				if ix.header(i)&ix.posMask == uint32(pos+1) {
 					break
 				}
 				require.Less(t, total, 64*count, "row %d is not in its chain", pos)
@@ -225,17 +224,20 @@ func TestLocateAllMergeAndHashAgree(t *testing.T) {
 // than 2^31 entries), leaving no room for tags: simulated on a small table.
 func TestLabelsIndexWithoutTags(t *testing.T) {
 	rng := newTestRand(9)
-	rows := randomRows(rng, 3, 500, -10, 10, false)
-	values := flatten(rows)
-	ix := newLabelsIndex(len(rows))
-	ix.posBits, ix.posMask = 32, math.MaxUint32
-	assert.Zero(t, ix.tag(math.MaxUint64))
-	ix.insertAllNew(values, 3, 0, len(rows)/2)
-	assert.Empty(t, ix.insertAll(values, 3, len(rows)/2, len(rows)))
-	for i, row := range rows {
-		require.Equal(t, i, ix.find(values, row))
+	// Rows stored in their slots, and rows left in the values.
+	for _, size := range []int{3, 5} {
+		rows := randomRows(rng, size, 500, -10, 10, false)
+		values := flatten(rows)
+		ix := newLabelsIndex(len(rows), size)
+		ix.posBits, ix.posMask = 32, math.MaxUint32
+		assert.Zero(t, ix.tag(math.MaxUint64))
+		ix.insertAllNew(values, size, 0, len(rows)/2)
+		assert.Empty(t, ix.insertAll(values, size, len(rows)/2, len(rows)))
+		for i, row := range rows {
+			require.Equal(t, i, ix.find(values, row))
+		}
+		require.Equal(t, -1, ix.find(values, extremeRow(size, 11)))
 	}
-	require.Equal(t, -1, ix.find(values, []int32{11, 11, 11}))
 }
 
 // TestSelectLargeSelection goes through the chunked, batched path of select, taken when the
@@ -262,6 +264,44 @@ func TestSelectLargeSelection(t *testing.T) {
 	require.NoError(t, err)
 	selected, err := Select(labels, selection)
 	require.NoError(t, err)
-	require.Greater(t, len(selection.positions().slots), cachedIndexSlots)
+	require.Greater(t, selection.positions().slotCount(), cachedIndexSlots)
 	require.Equal(t, want, selected)
+}
+
+// TestLabelsIndexRegionBuild checks that building by regions (large inputs) and row by row
+// agree: the same duplicates, in increasing order, and lookups finding first occurrences,
+// for rows stored in their slots and rows left in the values.
+func TestLabelsIndexRegionBuild(t *testing.T) {
+	rng := newTestRand(11)
+	for _, size := range []int{1, 2, 3, 4, 6} {
+		rows := randomRows(rng, size, 3*regionBuildCount, -1<<20, 1<<20, false)
+		count := len(rows) // random rows are distinct, so there may be fewer
+		// Repeat some rows later on, some of them more than once.
+		for range 500 {
+			rows[count/2+rng.IntN(count/2)] = rows[rng.IntN(count)]
+		}
+		values := flatten(rows)
+		want := map[string]int{}
+		var wantDuplicates []int
+		for i, row := range rows {
+			if _, seen := want[fmt.Sprint(row)]; seen {
+				wantDuplicates = append(wantDuplicates, i)
+			} else {
+				want[fmt.Sprint(row)] = i
+			}
+		}
+
+		// Checked insertion, after a first part known distinct (as checkUnique does it).
+		ix := newLabelsIndex(count, size)
+		require.True(t, ix.useRegions(count-10))
+		ix.insertAllNew(values, size, 0, 10)
+		require.Equal(t, wantDuplicates, ix.insertAll(values, size, 10, count), "size %d", size)
+		// Unchecked insertion of rows with duplicates (careless assume-unique labels).
+		unchecked := buildLabelsIndex(values, size, count)
+		for _, row := range rows {
+			require.Equal(t, want[fmt.Sprint(row)], ix.find(values, row), "size %d", size)
+			require.Equal(t, want[fmt.Sprint(row)], unchecked.find(values, row), "size %d", size)
+		}
+		require.Equal(t, -1, ix.find(values, extremeRow(size, 5000)))
+	}
 }

@@ -46,7 +46,7 @@ func selectProjections(labels, selection *Labels, columns []int) []uint64 {
 	ix := selection.positions()
 	width := len(columns)
 
-	if len(ix.slots) <= cachedIndexSlots {
+	if ix.slotCount() <= cachedIndexSlots {
 		// The usual small selection, whose index stays in cache: one entry at a time.
 		projection := make([]int32, width)
 		for i := 0; i < labels.count; i++ {

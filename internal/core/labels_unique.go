@@ -34,7 +34,7 @@ func (l *Labels) checkUnique() error {
 	}
 	l.sorted.Store(sortedNo)
 
-	ix := newLabelsIndex(count)
+	ix := newLabelsIndex(count, size)
 	// Rows before the decrease are strictly increasing, hence distinct.
 	ix.insertAllNew(values, size, 0, first)
 	smallest := -1

@@ -303,7 +303,7 @@ func uniqueRows(values []int32, size int) (unique []int32, inverse []int) {
 	if n == 0 {
 		return []int32{}, inverse
 	}
-	ix := newLabelsIndex(n)
+	ix := newLabelsIndex(n, size)
 	duplicates := ix.insertAll(values, size, 0, n)
 	if len(duplicates) == 0 {
 		for i := range inverse {
