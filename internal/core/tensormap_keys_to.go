@@ -177,15 +177,30 @@ func sameComponents(a, b *Block) (bool, error) {
 // first block's samples; mappings[b][i] is the new position of sample i of block b.
 func mergeSamples(group []keyedBlock, names []string, appendKeys, sortSamples bool) (*ArrayLabels, [][]int, error) {
 	width := len(names)
+	cpus := make([]*Labels, len(group))
+	// repeats[b]: block b has the very rows of block b-1 (the blocks of a group often share
+	// their samples). Its rows then bring nothing new and land where block b-1's did, so
+	// they are left out of the de-duplication, which shrinks from every block's rows to the
+	// distinct ones. With appendKeys the rows carry the keys, which differ between blocks.
+	repeats := make([]bool, len(group))
 	total := 0
-	for _, member := range group {
-		total += member.block.samples.Count()
-	}
-	rows := make([]int32, 0, total*width)
-	for _, member := range group {
+	for b, member := range group {
 		cpu, err := member.block.samples.CPU()
 		if err != nil {
 			return nil, nil, err
+		}
+		cpus[b] = cpu
+		if !appendKeys && b > 0 && sameRows(cpu, cpus[b-1]) {
+			repeats[b] = true
+			continue
+		}
+		total += cpu.count
+	}
+	rows := make([]int32, 0, total*width)
+	for b, member := range group {
+		cpu := cpus[b]
+		if repeats[b] {
+			continue
 		}
 		if !appendKeys {
 			rows = append(rows, cpu.values...)
@@ -215,7 +230,34 @@ func mergeSamples(group []keyedBlock, names []string, appendKeys, sortSamples bo
 	if err != nil {
 		return nil, nil, err
 	}
-	return labels, splitMapping(inverse, group, func(b *Block) int { return b.samples.Count() }), nil
+	mappings := make([][]int, len(group))
+	offset := 0
+	for b := range group {
+		if repeats[b] {
+			mappings[b] = mappings[b-1] // read only from here on, so sharing it is safe
+			continue
+		}
+		n := cpus[b].count
+		mappings[b] = inverse[offset : offset+n : offset+n]
+		offset += n
+	}
+	return labels, mappings, nil
+}
+
+// sameRows tells whether two labels hold the same rows in the same order (their names do
+// not matter). Blocks made from one labels object share their values: that case costs a
+// pointer comparison.
+func sameRows(a, b *Labels) bool {
+	if a == b {
+		return true
+	}
+	if a.count != b.count || a.size != b.size {
+		return false
+	}
+	if len(a.values) > 0 && &a.values[0] == &b.values[0] {
+		return true
+	}
+	return slices.Equal(a.values, b.values)
 }
 
 // mergeGradientSamples gathers the samples of the gradient with respect to parameter of every
@@ -277,18 +319,6 @@ func mergeGradientSamples(group []keyedBlock, parameter string, samplesMappings 
 		offset += n
 	}
 	return labels, mappings, nil
-}
-
-// splitMapping cuts the positions of every row of a group into one mapping per block.
-func splitMapping(inverse []int, group []keyedBlock, rowsOf func(*Block) int) [][]int {
-	mappings := make([][]int, len(group))
-	offset := 0
-	for b, member := range group {
-		n := rowsOf(member.block)
-		mappings[b] = inverse[offset : offset+n : offset+n]
-		offset += n
-	}
-	return mappings
 }
 
 // uniqueRows keeps the first appearance of every row (of width size) of values, in order.

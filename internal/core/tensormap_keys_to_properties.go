@@ -164,16 +164,18 @@ func moveProperties(output, input Array, mapping []int, r propertyRange) error {
 	}
 	movements := borrowMovements(len(mapping))
 	defer returnMovements(movements)
+	// Filling a local slice by index keeps the loop free of appends through the pointer.
+	list := (*movements)[:len(mapping)]
 	for i, out := range mapping {
-		*movements = append(*movements, DataMovement{
+		list[i] = DataMovement{
 			SampleIn:           uintptr(i),
 			SampleOut:          uintptr(out),
 			PropertiesStartIn:  0,
 			PropertiesStartOut: r.start,
 			PropertiesLength:   r.length,
-		})
+		}
 	}
-	return output.MoveData(input, *movements)
+	return output.MoveData(input, list)
 }
 
 // mergeGradientAlongProperties merges the gradients with respect to g.Parameter of a group

@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -984,6 +985,106 @@ func TestUniqueRowsHelpers(t *testing.T) {
 
 	assert.Equal(t, []propertyRun{{0, 2, 1}, {1, 0, 2}, {3, 5, 1}}, consecutiveRuns([]int64{2, 0, 1, 5}))
 	assert.Empty(t, consecutiveRuns(nil))
+}
+
+// TestMergeSamplesRepeatedBlocks compares mergeSamples with a naive merge of every block's
+// rows, on groups where consecutive blocks share their samples (one labels object, or equal
+// values in two objects), including samples assumed unique that repeat a row.
+func TestMergeSamplesRepeatedBlocks(t *testing.T) {
+	names := []string{"system", "atom"}
+	labels := func(checked bool, rows ...[]int32) *ArrayLabels {
+		values := make([]int32, 0, 2*len(rows))
+		for _, row := range rows {
+			values = append(values, row...)
+		}
+		host, err := HostArrayFromValues([]uintptr{uintptr(len(rows)), 2}, values)
+		require.NoError(t, err)
+		l, err := NewArrayLabels(names, host, checked)
+		require.NoError(t, err)
+		return l
+	}
+	a := labels(true, []int32{0, 1}, []int32{2, 3}, []int32{1, 1})
+	sameAsA := labels(true, []int32{0, 1}, []int32{2, 3}, []int32{1, 1})
+	b := labels(true, []int32{2, 3}, []int32{5, 0})
+	other := labels(true, []int32{2, 3}, []int32{9, 9}, []int32{0, 1}) // as many rows as a
+	repeating := labels(false, []int32{4, 4}, []int32{0, 1}, []int32{4, 4})
+	empty := labels(true)
+	properties := rowsLabels(t, []string{"p"}, []int32{0})
+	defer func() {
+		for _, l := range []*ArrayLabels{a, sameAsA, b, other, repeating, empty, properties} {
+			l.Release()
+		}
+	}()
+
+	groupOf := func(samples ...*ArrayLabels) []keyedBlock {
+		group := make([]keyedBlock, len(samples))
+		for i, s := range samples {
+			block, err := NewBlock(f64Array(t, labelsShape(s, nil, properties), nil), s, nil, properties)
+			require.NoError(t, err)
+			group[i] = keyedBlock{key: []int32{int32(i)}, block: block}
+		}
+		return group
+	}
+	// naive gathers every row of every block, keeps the first of equal rows (then sorts them
+	// when asked), and gives where each row went.
+	naive := func(group []keyedBlock, sortSamples bool) ([][]int32, [][]int) {
+		var unique [][]int32
+		mappings := make([][]int, len(group))
+		for b, member := range group {
+			for _, row := range labelsRows(t, member.block.samples) {
+				position := slices.IndexFunc(unique, func(u []int32) bool { return slices.Equal(u, row) })
+				if position < 0 {
+					position = len(unique)
+					unique = append(unique, row)
+				}
+				mappings[b] = append(mappings[b], position)
+			}
+		}
+		if sortSamples {
+			sorted := slices.Clone(unique)
+			slices.SortFunc(sorted, slices.Compare[[]int32])
+			for _, mapping := range mappings {
+				for i, old := range mapping {
+					mapping[i] = slices.IndexFunc(sorted, func(u []int32) bool { return slices.Equal(u, unique[old]) })
+				}
+			}
+			unique = sorted
+		}
+		return unique, mappings
+	}
+
+	for _, samples := range [][]*ArrayLabels{
+		{a},
+		{a, a, a},
+		{a, sameAsA, b, a, a},
+		{b, a, b, b, sameAsA},
+		{a, other, other, a},
+		{repeating, repeating, a, repeating},
+		{empty, empty, a, empty},
+	} {
+		group := groupOf(samples...)
+		for _, sortSamples := range []bool{false, true} {
+			merged, mappings, err := mergeSamples(group, names, false, sortSamples)
+			require.NoError(t, err)
+			expected, expectedMappings := naive(group, sortSamples)
+			if len(expected) == 0 {
+				assert.Empty(t, labelsRows(t, merged))
+			} else {
+				assert.Equal(t, expected, labelsRows(t, merged), "sorted: %v", sortSamples)
+			}
+			require.Len(t, mappings, len(group))
+			for b := range group {
+				assert.Equal(t, len(expectedMappings[b]), len(mappings[b]), "block %d", b)
+				if len(expectedMappings[b]) > 0 {
+					assert.Equal(t, expectedMappings[b], mappings[b], "block %d, sorted: %v", b, sortSamples)
+				}
+			}
+			merged.Release()
+		}
+		for _, member := range group {
+			member.block.Free()
+		}
+	}
 }
 
 // TestKeysToLabelsOnUserArrays runs both operations on a map whose every labels live in user
