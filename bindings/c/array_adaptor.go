@@ -149,6 +149,11 @@ func (a *cArray) Shape() ([]uintptr, error) {
 	if C.mtsgo_array_shape(a.raw, &shape, &count) != C.MTS_SUCCESS {
 		return nil, failed("shape")
 	}
+	return shapeFromC(shape, count)
+}
+
+// shapeFromC copies the shape an array's shape callback gave.
+func shapeFromC(shape *C.uintptr_t, count C.uintptr_t) ([]uintptr, error) {
 	if count == 0 {
 		return []uintptr{}, nil
 	}

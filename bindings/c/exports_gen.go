@@ -34,19 +34,6 @@ func mtsgo_labels(dimensions **C.char, dimensions_count C.uintptr_t, array C.str
 	return value
 }
 
-// mtsgo_labels_assume_unique is the Go body of mts_labels_assume_unique.
-//
-//export mtsgo_labels_assume_unique
-func mtsgo_labels_assume_unique(names **C.char, names_count C.uintptr_t, array C.struct_mts_array_t) (result *C.struct_mts_labels_t) {
-	defer recoverObject("mts_labels_assume_unique", &result)
-	value, err := implLabelsAssumeUnique(names, names_count, array)
-	if err != nil {
-		recordError(err)
-		return nil
-	}
-	return value
-}
-
 // mtsgo_labels_position is the Go body of mts_labels_position.
 //
 //export mtsgo_labels_position

@@ -1,5 +1,8 @@
 /* The labels functions that only read the C record: no Go call on their common path. The
  * generated wrappers (wrappers_gen.c) have already rejected NULL arguments. */
+#include <stdint.h>
+#include <string.h>
+
 #include "_cgo_export.h"
 #include "mtsgo.h"
 
@@ -38,10 +41,77 @@ mts_status_t mtsgo_c_labels_free(const struct mts_labels_t *labels) {
         return status;
     }
     struct mts_labels_t *shared = (struct mts_labels_t *)labels;
-    if (__atomic_sub_fetch(&shared->references, 1, __ATOMIC_ACQ_REL) == 0) {
+    if (__atomic_sub_fetch(&shared->references, 1, __ATOMIC_ACQ_REL) != 0) {
+        return MTS_SUCCESS;
+    }
+    if (__atomic_load_n(&shared->record.handle, __ATOMIC_ACQUIRE) != 0) {
         return mtsgo_labels_release(shared);
     }
+    /* Labels that Go never saw (see mtsgo_c_labels_assume_unique) hold only C memory. */
+    shared->record.magic = MTSGO_FREED_MAGIC;
+    mtsgo_array_destroy(&shared->array);
+    mtsgo_labels_dispose(shared);
     return MTS_SUCCESS;
+}
+
+/* Tells whether labels with these names can be made without asking Go to check them: every
+ * name an ASCII identifier, no name twice. Other names (invalid ones, and valid ones this
+ * does not bother with) go through Go, which gives the exact error. */
+static int plainly_valid_names(const char *const *names, uintptr_t count) {
+    if (count > 16) {
+        return 0;
+    }
+    for (uintptr_t i = 0; i < count; i++) {
+        const char *name = names[i];
+        if (name == NULL || name[0] == '\0' || (name[0] >= '0' && name[0] <= '9')) {
+            return 0;
+        }
+        for (const char *c = name; *c != '\0'; c++) {
+            int letter = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z');
+            if (!letter && *c != '_' && !(*c >= '0' && *c <= '9')) {
+                return 0;
+            }
+        }
+        for (uintptr_t j = 0; j < i; j++) {
+            if (strcmp(names[j], name) == 0) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* Labels assumed unique read nothing but the shape, so the common case is done here without
+ * Go: the record holds the names and the array, and Go makes its labels the first time a Go
+ * function is given the record (labelsOf), or never when it is only freed. */
+const struct mts_labels_t *mtsgo_c_labels_assume_unique(const char *const *names, uintptr_t count,
+                                                        struct mts_array_t array) {
+    if (count == 0 || array.shape == NULL || !plainly_valid_names(names, count)) {
+        return mtsgo_labels_assume_unique((char **)names, count, array);
+    }
+    const uintptr_t *shape = NULL;
+    uintptr_t dimensions = 0;
+    if (mtsgo_array_shape(&array, &shape, &dimensions) != MTS_SUCCESS) {
+        static const char context[] = "calling mts_array_t.shape failed";
+        mtsgo_callback_failed(context, sizeof(context) - 1);
+        mtsgo_array_destroy(&array);
+        return NULL;
+    }
+    struct mts_labels_t *labels = NULL;
+    if (shape != NULL && dimensions >= 2 && shape[1] == count && shape[0] <= INT32_MAX) {
+        labels = mtsgo_labels_alloc(names, count);
+    }
+    if (labels == NULL) {
+        /* A shape to reject, very large labels (Go knows the limit) or no memory: Go goes on
+         * from the shape it is given, without asking the array again. */
+        return mtsgo_labels_assume_unique_shaped((char **)names, count, array, (uintptr_t *)shape, dimensions);
+    }
+    labels->array = array;
+    labels->size = count;
+    labels->count = shape[0];
+    labels->references = 1;
+    labels->record.magic = MTSGO_LABELS_MAGIC;
+    return labels;
 }
 
 mts_status_t mtsgo_c_labels_dimensions(const struct mts_labels_t *labels,

@@ -5,18 +5,63 @@ package main
 import "C"
 
 import (
+	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/metatensor-go/metatensor/internal/core"
 )
 
-// labelsOf gives the Go object behind a labels record.
+// labelsOf gives the Go object behind a labels record, made now for labels that C made alone
+// (mtsgo_c_labels_assume_unique).
 func labelsOf(record *C.struct_mts_labels_t) (*labelsObject, error) {
-	value, err := lookupRecord(&record.record, labelsRecord)
-	if err != nil {
+	if recordKind(record.record.magic) != labelsRecord {
+		// lookupRecord gives the error.
+		_, err := lookupRecord(&record.record, labelsRecord)
 		return nil, err
 	}
-	return value.(*labelsObject), nil
+	handle := objectHandle(atomic.LoadUintptr(recordHandle(record)))
+	if handle == 0 {
+		handle = materializeLabels(record)
+	}
+	return handle.Value().(*labelsObject), nil
+}
+
+// recordHandle is the address of the handle of a labels record, which C and Go both read: Go
+// sets it once, atomically, for labels made in C.
+func recordHandle(record *C.struct_mts_labels_t) *uintptr {
+	return (*uintptr)(unsafe.Pointer(&record.record.handle))
+}
+
+// materializing serialises the making of labels for records made in C: rare, and short.
+var materializing sync.Mutex
+
+// materializeLabels makes the core labels of a record made in C, which holds valid names and
+// an array of a valid shape, and sets its handle.
+func materializeLabels(record *C.struct_mts_labels_t) objectHandle {
+	materializing.Lock()
+	defer materializing.Unlock()
+	if handle := objectHandle(atomic.LoadUintptr(recordHandle(record))); handle != 0 {
+		return handle // another thread was first
+	}
+	names := make([]string, record.size)
+	for i, name := range unsafe.Slice(record.names, record.size) {
+		names[i] = C.GoString(name)
+	}
+	shape := []uintptr{uintptr(record.count), uintptr(record.size)}
+	// Only the shape is checked, as at creation: nothing is read.
+	array := cArrayAt(&record.array)
+	labels, err := core.NewArrayLabelsOfShape(names, array, shape, false)
+	if err != nil {
+		// C checked the names and the shape as strictly as the core: this is a bug, and the
+		// array is gone, so the record must not destroy it again.
+		record.array.destroy = nil
+		panic(core.Errorf(core.InternalError, "labels made in C are invalid: %v", err))
+	}
+	handle := newHandle(&labelsObject{labels: labels})
+	attachLabelsRecord(record, labels)
+	atomic.StoreUintptr(recordHandle(record), uintptr(handle))
+	return handle
 }
 
 // cpuOf reads the CPU values of labels, publishing them to C the first time.
@@ -46,15 +91,46 @@ func mtsgo_labels_read_values(record *C.struct_mts_labels_t) (status C.mts_statu
 }
 
 func implLabels(names **C.char, count C.uintptr_t, array C.struct_mts_array_t) (*C.struct_mts_labels_t, error) {
-	return newLabels(names, count, array, true)
+	return newLabels(names, count, array, true, nil)
 }
 
-func implLabelsAssumeUnique(names **C.char, count C.uintptr_t, array C.struct_mts_array_t) (*C.struct_mts_labels_t, error) {
-	return newLabels(names, count, array, false)
+// mtsgo_labels_assume_unique is the Go body of mts_labels_assume_unique, for the cases that
+// its C body (mtsgo_c_labels_assume_unique) leaves to Go before asking the array its shape.
+//
+//export mtsgo_labels_assume_unique
+func mtsgo_labels_assume_unique(names **C.char, count C.uintptr_t, array C.struct_mts_array_t) (result *C.struct_mts_labels_t) {
+	defer recoverObject("mts_labels_assume_unique", &result)
+	labels, err := newLabels(names, count, array, false, nil)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return labels
 }
 
-// newLabels builds labels from a caller's names and array; the array is always consumed.
-func newLabels(cNames **C.char, count C.uintptr_t, array C.struct_mts_array_t, checkUnique bool) (*C.struct_mts_labels_t, error) {
+// mtsgo_labels_assume_unique_shaped is mtsgo_labels_assume_unique after the C body asked the
+// array its shape (shape and dimensions as the array gave them).
+//
+//export mtsgo_labels_assume_unique_shaped
+func mtsgo_labels_assume_unique_shaped(names **C.char, count C.uintptr_t, array C.struct_mts_array_t, shape *C.uintptr_t, dimensions C.uintptr_t) (result *C.struct_mts_labels_t) {
+	defer recoverObject("mts_labels_assume_unique", &result)
+	known, err := shapeFromC(shape, dimensions)
+	if err != nil {
+		newCArray(array).Destroy()
+		recordError(err)
+		return nil
+	}
+	labels, err := newLabels(names, count, array, false, known)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return labels
+}
+
+// newLabels builds labels from a caller's names and array, whose shape is asked unless known;
+// the array is always consumed.
+func newLabels(cNames **C.char, count C.uintptr_t, array C.struct_mts_array_t, checkUnique bool, shape []uintptr) (*C.struct_mts_labels_t, error) {
 	names, err := stringsFromC(cNames, count, "names")
 	if err != nil {
 		newCArray(array).Destroy()
@@ -67,7 +143,12 @@ func newLabels(cNames **C.char, count C.uintptr_t, array C.struct_mts_array_t, c
 		panic(core.Errorf(core.InternalError, "out of memory allocating a labels record"))
 	}
 	record.array = array
-	labels, err := core.NewArrayLabels(names, cArrayAt(&record.array), checkUnique)
+	var labels *core.ArrayLabels
+	if shape == nil {
+		labels, err = core.NewArrayLabels(names, cArrayAt(&record.array), checkUnique)
+	} else {
+		labels, err = core.NewArrayLabelsOfShape(names, cArrayAt(&record.array), shape, checkUnique)
+	}
 	if err != nil {
 		C.mtsgo_labels_dispose(record)
 		return nil, err

@@ -36,13 +36,15 @@ const struct mts_labels_t *mts_labels(const char *const *dimensions, uintptr_t d
     return (const struct mts_labels_t *)mtsgo_labels((char **)dimensions, dimensions_count, array);
 }
 
+const struct mts_labels_t *mtsgo_c_labels_assume_unique(const char *const *names, uintptr_t names_count, struct mts_array_t array);
+
 const struct mts_labels_t *mts_labels_assume_unique(const char *const *names, uintptr_t names_count, struct mts_array_t array) {
     if (names == NULL && names_count != 0) {
         mtsgo_array_destroy(&array);
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: names can not be NULL");
         return NULL;
     }
-    return (const struct mts_labels_t *)mtsgo_labels_assume_unique((char **)names, names_count, array);
+    return mtsgo_c_labels_assume_unique(names, names_count, array);
 }
 
 mts_status_t mtsgo_c_labels_dimensions(const struct mts_labels_t *labels, const char *const **names, uintptr_t *count);

@@ -42,33 +42,35 @@ func NewArrayLabels(names []string, array Array, checkUnique bool) (labels *Arra
 	if err != nil {
 		return nil, err
 	}
+	return newArrayLabelsOfShape(names, array, shape, checkUnique)
+}
 
+// NewArrayLabelsOfShape is NewArrayLabels for a caller that asked the array its shape
+// already, so that the array is not asked again.
+func NewArrayLabelsOfShape(names []string, array Array, shape []uintptr, checkUnique bool) (labels *ArrayLabels, err error) {
+	if err := validateLabelNames(names); err != nil {
+		array.Destroy()
+		return nil, err
+	}
+	labels, err = newArrayLabelsOfShape(names, array, shape, checkUnique)
+	if err != nil {
+		array.Destroy()
+	}
+	return labels, err
+}
+
+// newArrayLabelsOfShape does the work of NewArrayLabels from the array's shape, names being
+// valid. On error, the array is the caller's to destroy; labels without dimensions destroy it
+// themselves and use the library's own.
+func newArrayLabelsOfShape(names []string, array Array, shape []uintptr, checkUnique bool) (*ArrayLabels, error) {
+	if err := CheckLabelsShape(len(names), shape); err != nil {
+		return nil, err
+	}
 	if len(names) == 0 {
-		elements := uintptr(1)
-		for _, n := range shape {
-			elements *= n
-		}
-		if elements != 0 {
-			return nil, Errorf(InternalError,
-				"labels without dimensions can not have values, got an array of shape %v", shape)
-		}
 		// Whatever the caller gave, labels without dimensions live on the CPU, in the
 		// library's own array (as in the reference).
 		array.Destroy()
-		array = nil
 		return LabelsFromValues(nil, nil), nil
-	}
-
-	if len(shape) < 2 {
-		return nil, Errorf(InternalError, "labels values must be a 2-D array, got shape %v", shape)
-	}
-	if shape[1] != uintptr(len(names)) {
-		return nil, Errorf(InternalError,
-			"labels values have %d columns, but there are %d dimension names", shape[1], len(names))
-	}
-	if shape[0] > uintptr(maxIndexedCount) {
-		return nil, Errorf(InvalidParameterError,
-			"labels can have at most %d entries, got %d", uint64(maxIndexedCount), shape[0])
 	}
 
 	l := &ArrayLabels{names: cloneNames(names), array: array, count: int(shape[0]), size: len(names)}
@@ -85,6 +87,35 @@ func NewArrayLabels(names []string, array Array, checkUnique bool) (labels *Arra
 		}
 	}
 	return l, nil
+}
+
+// CheckLabelsShape checks the shape of the values array of labels with size dimensions: at
+// least two axes, the second of length size (further axes are not looked at, as in the
+// reference), at most maxIndexedCount entries; no values at all without dimensions.
+func CheckLabelsShape(size int, shape []uintptr) error {
+	if size == 0 {
+		elements := uintptr(1)
+		for _, n := range shape {
+			elements *= n
+		}
+		if elements != 0 {
+			return Errorf(InternalError,
+				"labels without dimensions can not have values, got an array of shape %v", shape)
+		}
+		return nil
+	}
+	if len(shape) < 2 {
+		return Errorf(InternalError, "labels values must be a 2-D array, got shape %v", shape)
+	}
+	if shape[1] != uintptr(size) {
+		return Errorf(InternalError,
+			"labels values have %d columns, but there are %d dimension names", shape[1], size)
+	}
+	if shape[0] > uintptr(maxIndexedCount) {
+		return Errorf(InvalidParameterError,
+			"labels can have at most %d entries, got %d", uint64(maxIndexedCount), shape[0])
+	}
+	return nil
 }
 
 // LabelsFromValues wraps labels the core built (CPU values, unique by construction) in the

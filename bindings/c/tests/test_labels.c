@@ -610,6 +610,17 @@ static void test_assume_unique_is_lazy(void) {
     mts_labels_free(labels);
     CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 1);
 
+    /* labels only made, cloned and freed: the array is asked its shape once and destroyed
+     * once, by the last free */
+    labels = unique_labels_on(NAMES_AB, 2, values, 3, TA_CPU, &array);
+    clone = mts_labels_clone(labels);
+    CHECK_STATUS(mts_labels_free(labels), MTS_SUCCESS);
+    CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 0);
+    CHECK_STATUS(mts_labels_free(clone), MTS_SUCCESS);
+    CHECK_INT_EQ(ta_calls(array, TA_SHAPE), 1);
+    CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 1);
+    CHECK_INT_EQ(ta_calls(array, TA_AS_DLPACK), 0);
+
     /* values_cpu first */
     labels = unique_labels_on(NAMES_AB, 2, values, 3, TA_CPU, &array);
     CHECK_INT_EQ(ta_calls(array, TA_AS_DLPACK), 0);
