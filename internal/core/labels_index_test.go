@@ -245,7 +245,7 @@ func TestLabelsIndexWithoutTags(t *testing.T) {
 func TestSelectLargeSelection(t *testing.T) {
 	values := []int32{}
 	for i := range int32(60000) {
-		values = append(values, i/300, i%300, -i)
+		values = append(values, i/300, i%300, -1000*i)
 	}
 	labels, err := NewLabels([]string{"a", "b", "c"}, values, 60000)
 	require.NoError(t, err)
@@ -254,11 +254,11 @@ func TestSelectLargeSelection(t *testing.T) {
 	selValues := []int32{}
 	want := []uint64{}
 	for i := int32(0); i < 60000; i += 2 {
-		selValues = append(selValues, -i, i/300)
+		selValues = append(selValues, -1000*i, i/300)
 		want = append(want, uint64(i))
 	}
 	for i := int32(0); i < 10000; i++ {
-		selValues = append(selValues, -i, 1000+i)
+		selValues = append(selValues, -1000*i, 1000+i)
 	}
 	selection, err := NewLabelsAssumeUnique([]string{"c", "a"}, selValues, len(selValues)/2)
 	require.NoError(t, err)

@@ -1,6 +1,9 @@
 package core
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // Select gives the positions in labels of the entries matching selection.
 //
@@ -43,6 +46,9 @@ func selectProjections(labels, selection *Labels, columns []int) []uint64 {
 	if labels.count == 0 || selection.count == 0 {
 		return selected
 	}
+	if selected, ok := selectInDenseRange(labels, selection, columns); ok {
+		return selected
+	}
 	ix := selection.positions()
 	width := len(columns)
 
@@ -82,6 +88,63 @@ func selectProjections(labels, selection *Labels, columns []int) []uint64 {
 		}
 	}
 	return selected
+}
+
+// maxDenseSelection is the largest number of value combinations (bits) a dense selection
+// covers: 128 KiB, which stays in cache.
+const maxDenseSelection = 1 << 20
+
+// selectInDenseRange is selectProjections for the usual selection of small integers: when the
+// selection's values span few combinations, a bit per combination replaces the hash lookup,
+// so each entry of labels costs a few comparisons and one bit test. ok is false (and nothing
+// is done) when the span is too large.
+func selectInDenseRange(labels, selection *Labels, columns []int) (selected []uint64, ok bool) {
+	width := len(columns)
+	lo := make([]int64, width)
+	span := make([]int64, width) // number of values from the smallest to the largest
+	for k := range width {
+		low, high := int64(math.MaxInt32), int64(math.MinInt32)
+		for e := range selection.count {
+			v := int64(selection.values[e*width+k])
+			low, high = min(low, v), max(high, v)
+		}
+		lo[k], span[k] = low, high-low+1
+	}
+	combinations := int64(1)
+	for _, n := range span {
+		if combinations *= n; combinations > maxDenseSelection {
+			return nil, false
+		}
+	}
+
+	// Bit b of chosen is set for the combination b: the offsets from lo, row-major.
+	chosen := make([]uint64, (combinations+63)/64)
+	for e := range selection.count {
+		b := int64(0)
+		for k := range width {
+			b = b*span[k] + int64(selection.values[e*width+k]) - lo[k]
+		}
+		chosen[b/64] |= 1 << (b % 64)
+	}
+
+	selected = []uint64{}
+	for i := range labels.count {
+		row := labels.row(i)
+		b := int64(0)
+		inside := true
+		for k, c := range columns {
+			offset := int64(row[c]) - lo[k]
+			if uint64(offset) >= uint64(span[k]) {
+				inside = false
+				break
+			}
+			b = b*span[k] + offset
+		}
+		if inside && chosen[b/64]&(1<<(b%64)) != 0 {
+			selected = append(selected, uint64(i))
+		}
+	}
+	return selected, true
 }
 
 // selectChunk is how many projections of labels entries selectProjections looks up at once.

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -109,6 +110,12 @@ func TestSelectAgainstModel(t *testing.T) {
 			selNames = names[:size]
 		}
 		selRows := randomRows(rng, len(selNames), rng.IntN(10), -spread, spread, false)
+		if rng.IntN(3) == 0 {
+			// Values far apart: the selection spans too many combinations for the dense
+			// path, and goes through its hash index.
+			rows, selRows = scaleRows(rows, 1<<26), scaleRows(selRows, 1<<26)
+			labels = mustLabels(t, names[:size], rows, rng.IntN(2) == 0)
+		}
 		selection := mustLabels(t, selNames, selRows, rng.IntN(2) == 0)
 
 		want, wantErr := modelSelect(names[:size], rows, selNames, selRows)
@@ -121,4 +128,49 @@ func TestSelectAgainstModel(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, want, selected)
 	}
+}
+
+// scaleRows multiplies every value by factor, keeping the order of the rows.
+func scaleRows(rows [][]int32, factor int32) [][]int32 {
+	scaled := make([][]int32, len(rows))
+	for i, row := range rows {
+		scaled[i] = make([]int32, len(row))
+		for k, v := range row {
+			scaled[i][k] = v * factor
+		}
+	}
+	return scaled
+}
+
+// TestSelectDenseRangeLimits checks where the dense path of select stops: at the number of
+// combinations it covers, counted over every selection dimension, and at the int32 extremes.
+func TestSelectDenseRangeLimits(t *testing.T) {
+	labels := mustLabels(t, []string{"a", "b"}, [][]int32{{0, 0}, {1023, 1023}, {1024, 0}, {math.MinInt32, math.MaxInt32}}, true)
+	for _, c := range []struct {
+		rows  [][]int32
+		dense bool
+		want  []uint64
+	}{
+		{[][]int32{{0, 0}, {1023, 1023}}, true, []uint64{0, 1}},        // 1024 x 1024 combinations
+		{[][]int32{{0, 0}, {1024, 1023}}, false, []uint64{0}},          // 1025 x 1024
+		{[][]int32{{math.MinInt32, math.MaxInt32}}, true, []uint64{3}}, // a single combination
+		{[][]int32{{math.MinInt32, 0}, {math.MaxInt32, 0}}, false, []uint64{}},
+	} {
+		selection := mustLabels(t, []string{"a", "b"}, c.rows, false)
+		_, dense := selectInDenseRange(labels, selection, []int{0, 1})
+		assert.Equal(t, c.dense, dense, "%v", c.rows)
+		// The same through the columns in another order, which is not the same-names path.
+		swapped := mustLabels(t, []string{"b", "a"}, swapColumns(c.rows), false)
+		selected, err := Select(labels, swapped)
+		require.NoError(t, err)
+		assert.Equal(t, c.want, selected, "%v", c.rows)
+	}
+}
+
+func swapColumns(rows [][]int32) [][]int32 {
+	swapped := make([][]int32, len(rows))
+	for i, row := range rows {
+		swapped[i] = []int32{row[1], row[0]}
+	}
+	return swapped
 }
