@@ -61,6 +61,10 @@ func (ix *labelsIndex) findAll(values, queries []int32, size int, out []int64) {
 		}
 		return
 	}
+	if ix.useRegions(len(out)) {
+		ix.findAllByRegions(values, queries, size, out)
+		return
+	}
 	ix.findAllBatched(values, queries, size, out)
 }
 

@@ -5,114 +5,153 @@ import (
 	"slices"
 )
 
-// Building a large index one row at a time writes every row to a random slot: with the table
-// far larger than the processor's caches and address translation buffers, each insertion
-// waits on memory. Building it by regions instead, the rows are first sorted (a counting sort,
-// stable) by the region of the table their chain starts in; the insertions then fill one
-// region after the other, each small enough to stay in cache. Sorting is stable, so equal
-// rows are still inserted in the order of their positions: the first one is kept, and the
-// others are the duplicates.
+// Visiting a large index in the order of the rows at hand sends every row to a random slot:
+// with the table far larger than the processor's caches and address translation buffers, each
+// step waits on memory. Going by regions instead, the rows are first sorted (a counting sort,
+// stable) by the region of the table their chain starts in; the insertions or lookups then
+// work on one region after the other, each small enough to stay in cache. The sort being
+// stable, equal rows are still inserted in the order of their positions: the first one is
+// kept, and the others are the duplicates.
 
 // regionSlots is the number of slots of a region (64 KiB of slots of 4 words).
 const regionSlots = 1 << 12
 
-// regionBuildCount is the number of rows from which inserting them by regions pays.
+// regionBuildCount is the number of rows from which going by regions pays.
 const regionBuildCount = 1 << 15
 
-// useRegions tells whether inserting count rows goes by regions.
+// useRegions tells whether inserting or looking up count rows goes by regions.
 func (ix *labelsIndex) useRegions(count int) bool {
 	return count >= regionBuildCount && ix.slotCount() > cachedIndexSlots
 }
+
+// regionEntries describes rows sorted by region: entry e is words[e*width : (e+1)*width],
+// holding the row's home slot, its index in its own rows, the low half of its hash and, when
+// the index stores rows inline, the row (zero-padded to fill a slot).
+type regionEntries struct {
+	words []uint32
+	width int
+}
+
+const (
+	entryHome = iota
+	entryIndex
+	entryHash
+	entryRow
+)
+
+// sortByRegion sorts rows from..to-1 of rows (of width size) by region.
+func (ix *labelsIndex) sortByRegion(rows []int32, size, from, to int) regionEntries {
+	regionShift := uint(bits.TrailingZeros64(regionSlots))
+	starts := make([]int, ix.slotCount()>>regionShift+1)
+	for r := from; r < to; r++ {
+		h := hashRow(rows[r*size : r*size+size])
+		starts[(h>>ix.shift)>>regionShift+1]++
+	}
+	for k := 1; k < len(starts); k++ {
+		starts[k] += starts[k-1]
+	}
+
+	width := entryRow + int(ix.stride) - 1
+	words := make([]uint32, (to-from)*width)
+	for r := from; r < to; r++ {
+		row := rows[r*size : r*size+size : r*size+size]
+		h := hashRow(row)
+		home := h >> ix.shift
+		region := home >> regionShift
+		e := words[starts[region]*width : (starts[region]+1)*width : (starts[region]+1)*width]
+		starts[region]++
+		e[entryHome], e[entryIndex], e[entryHash] = uint32(home), uint32(r), uint32(h)
+		if ix.stride > 1 {
+			for k, v := range row {
+				e[entryRow+k] = uint32(v)
+			}
+		}
+	}
+	return regionEntries{words, width}
+}
+
+// entry gives entry e.
+func (re regionEntries) entry(e int) []uint32 {
+	return re.words[e*re.width : (e+1)*re.width : (e+1)*re.width]
+}
+
+// count gives the number of entries.
+func (re regionEntries) count() int { return len(re.words) / re.width }
 
 // insertByRegions adds rows from..to-1 of values. With check, rows equal to a row already
 // indexed (or to an earlier one of these) are skipped, and their positions returned in
 // increasing order; without, the rows are known to be absent and distinct.
 func (ix *labelsIndex) insertByRegions(values []int32, size, from, to int, check bool) []int {
-	regionShift := uint(bits.TrailingZeros64(regionSlots))
-	regions := ix.slotCount() >> regionShift
-	stride := int(ix.stride)
-	// An entry is the home slot of a row, then the slot it will fill: a header and, for rows
-	// stored inline, the row (with zero padding, as in the table).
-	entryWords := 1 + stride
-
-	starts := make([]int, regions+1)
-	for pos := from; pos < to; pos++ {
-		h := hashRow(values[pos*size : pos*size+size])
-		starts[(h>>ix.shift)>>regionShift+1]++
-	}
-	for r := range regions {
-		starts[r+1] += starts[r]
-	}
-
-	entries := make([]uint32, (to-from)*entryWords)
-	for pos := from; pos < to; pos++ {
-		row := values[pos*size : pos*size+size : pos*size+size]
-		h := hashRow(row)
-		home := h >> ix.shift
-		r := home >> regionShift
-		e := entries[starts[r]*entryWords : (starts[r]+1)*entryWords : (starts[r]+1)*entryWords]
-		starts[r]++
-		e[0] = uint32(home)
-		e[1] = ix.tag(h) | uint32(pos+1)
-		if stride > 1 {
-			for k, v := range row {
-				e[2+k] = uint32(v)
-			}
-		}
-	}
-
-	// The insertions go by batches, as in insertAllNew: the slots of a batch are read first,
-	// so that their cache misses overlap (the region was never read since it was cleared).
+	entries := ix.sortByRegion(values, size, from, to)
+	// By batches, as in insertAllNew: the slots of a batch are read first, so that their
+	// cache misses overlap (the region was not read since the table was cleared).
 	var duplicates []int
 	var first [indexBatch]uint32
-	count := to - from
-	for base := 0; base < count; base += indexBatch {
-		n := min(indexBatch, count-base)
+	for base := 0; base < entries.count(); base += indexBatch {
+		n := min(indexBatch, entries.count()-base)
 		for k := range n {
-			first[k] = ix.header(uint64(entries[(base+k)*entryWords]))
+			first[k] = ix.header(uint64(entries.entry(base + k)[entryHome]))
 		}
 		for k := range n {
-			e := (base + k) * entryWords
-			entry := entries[e : e+entryWords : e+entryWords]
-			slot := entry[1:]
-			i := uint64(entry[0])
+			e := entries.entry(base + k)
+			i := uint64(e[entryHome])
 			if first[k] != 0 || ix.header(i) != 0 {
-				if pos, free := ix.probeSlot(i, slot, values, size, check); pos >= 0 {
-					duplicates = append(duplicates, pos)
+				pos, free := ix.probeEntry(e, values, values, size, check)
+				if pos >= 0 {
+					duplicates = append(duplicates, int(e[entryIndex]))
 					continue
-				} else {
-					i = free
 				}
+				i = free
 			}
-			copy(ix.slots[i*ix.stride:(i+1)*ix.stride], slot)
+			at := i * ix.stride
+			ix.slots[at] = ix.tag(uint64(e[entryHash])) | (e[entryIndex] + 1)
+			copy(ix.slots[at+1:at+ix.stride], e[entryRow:])
 		}
 	}
 	slices.Sort(duplicates)
 	return duplicates
 }
 
-// probeSlot walks the chain from slot i for the row of slot (the content of a slot not in the
-// table yet). With check, it gives the position of the row of slot when the table holds an
-// equal one; otherwise -1 and the empty slot that ends the chain.
-func (ix *labelsIndex) probeSlot(i uint64, slot []uint32, values []int32, size int, check bool) (int, uint64) {
-	for ; ix.header(i) != 0; i = (i + 1) & ix.mask {
-		if check && ix.sameRow(i, slot, values, size) {
-			return int(slot[0]&ix.posMask) - 1, i
+// findAllByRegions is findAll by regions: out[q] is the position of query row q, or -1.
+func (ix *labelsIndex) findAllByRegions(values, queries []int32, size int, out []int64) {
+	entries := ix.sortByRegion(queries, size, 0, len(out))
+	var first [indexBatch]uint32
+	for base := 0; base < entries.count(); base += indexBatch {
+		n := min(indexBatch, entries.count()-base)
+		for k := range n {
+			first[k] = ix.header(uint64(entries.entry(base + k)[entryHome]))
+		}
+		for k := range n {
+			e := entries.entry(base + k)
+			pos := -1
+			if first[k] != 0 {
+				pos, _ = ix.probeEntry(e, values, queries, size, true)
+			}
+			out[e[entryIndex]] = int64(pos)
 		}
 	}
-	return -1, i
 }
 
-// sameRow tells whether the filled slot i holds the row of slot, the content of a slot not in
-// the table yet.
-func (ix *labelsIndex) sameRow(i uint64, slot []uint32, values []int32, size int) bool {
-	held := ix.slots[i*ix.stride : (i+1)*ix.stride]
-	if (held[0]^slot[0])&^ix.posMask != 0 {
-		return false // the tags differ
+// probeEntry walks the chain of the row of entry e (a row of rows) from its home slot. With
+// compare, it gives the position of the equal row when the table holds one; otherwise -1 and
+// the empty slot that ends the chain.
+func (ix *labelsIndex) probeEntry(e []uint32, values, rows []int32, size int, compare bool) (int, uint64) {
+	tag := ix.tag(uint64(e[entryHash]))
+	for i := uint64(e[entryHome]); ; i = (i + 1) & ix.mask {
+		held := ix.slots[i*ix.stride : (i+1)*ix.stride]
+		if held[0] == 0 {
+			return -1, i
+		}
+		if !compare || held[0]&^ix.posMask != tag {
+			continue
+		}
+		p := int(held[0]&ix.posMask) - 1
+		if ix.stride > 1 {
+			if slices.Equal(held[1:], e[entryRow:]) {
+				return p, i
+			}
+		} else if q := int(e[entryIndex]); rowsEqual(values[p*size:p*size+size], rows[q*size:q*size+size]) {
+			return p, i
+		}
 	}
-	if ix.stride > 1 {
-		return slices.Equal(held[1:], slot[1:])
-	}
-	p, q := int(held[0]&ix.posMask)-1, int(slot[0]&ix.posMask)-1
-	return rowsEqual(values[p*size:p*size+size], values[q*size:q*size+size])
 }

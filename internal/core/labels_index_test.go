@@ -303,5 +303,23 @@ func TestLabelsIndexRegionBuild(t *testing.T) {
 			require.Equal(t, want[fmt.Sprint(row)], unchecked.find(values, row), "size %d", size)
 		}
 		require.Equal(t, -1, ix.find(values, extremeRow(size, 5000)))
+
+		// Bulk lookups by regions: every row (duplicates give the first occurrence), shuffled,
+		// and as many absent rows.
+		queries := append([]int32(nil), values...)
+		for range count {
+			queries = append(queries, extremeRow(size, 1<<21+rng.Int32N(1<<20))...)
+		}
+		rng.Shuffle(len(queries)/size, func(a, b int) {
+			for k := range size {
+				queries[a*size+k], queries[b*size+k] = queries[b*size+k], queries[a*size+k]
+			}
+		})
+		require.True(t, ix.useRegions(len(queries)/size))
+		found := make([]int64, len(queries)/size)
+		ix.findAll(values, queries, size, found)
+		for q := range found {
+			require.Equal(t, int64(ix.find(values, queries[q*size:q*size+size])), found[q], "size %d", size)
+		}
 	}
 }
