@@ -88,10 +88,7 @@ func (ix *labelsIndex) insertByRegions(values []int32, size, from, to int, check
 	var duplicates []int
 	var first [indexBatch]uint32
 	for base := 0; base < entries.count(); base += indexBatch {
-		n := min(indexBatch, entries.count()-base)
-		for k := range n {
-			first[k] = ix.header(uint64(entries.entry(base + k)[entryHome]))
-		}
+		n := ix.loadHomes(entries, base, &first)
 		for k := range n {
 			e := entries.entry(base + k)
 			i := uint64(e[entryHome])
@@ -117,10 +114,7 @@ func (ix *labelsIndex) findAllByRegions(values, queries []int32, size int, out [
 	entries := ix.sortByRegion(queries, size, 0, len(out))
 	var first [indexBatch]uint32
 	for base := 0; base < entries.count(); base += indexBatch {
-		n := min(indexBatch, entries.count()-base)
-		for k := range n {
-			first[k] = ix.header(uint64(entries.entry(base + k)[entryHome]))
-		}
+		n := ix.loadHomes(entries, base, &first)
 		for k := range n {
 			e := entries.entry(base + k)
 			pos := -1
@@ -130,6 +124,16 @@ func (ix *labelsIndex) findAllByRegions(values, queries []int32, size int, out [
 			out[e[entryIndex]] = int64(pos)
 		}
 	}
+}
+
+// loadHomes reads the home slots of the batch of entries from base into first, and gives
+// the number of entries in the batch.
+func (ix *labelsIndex) loadHomes(entries regionEntries, base int, first *[indexBatch]uint32) int {
+	n := min(indexBatch, entries.count()-base)
+	for k := range n {
+		first[k] = ix.header(uint64(entries.entry(base + k)[entryHome]))
+	}
+	return n
 }
 
 // probeEntry walks the chain of the row of entry e (a row of rows) from its home slot. With
