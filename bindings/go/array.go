@@ -2,6 +2,7 @@ package metatensor
 
 import (
 	"reflect"
+	"unsafe"
 
 	"github.com/metatensor-go/metatensor/internal/core"
 )
@@ -106,6 +107,18 @@ func NewArray[T Element](shape []int, values []T) (*HostArray, error) {
 	}
 	copy(elements, values)
 	return array, nil
+}
+
+// NewArrayFrom makes a HostArray of the given shape over values, in row-major order, without
+// copying them: the array takes values over, and the caller must not modify them afterwards.
+// len(values) must be the product of the shape.
+func NewArrayFrom[T Element](shape []int, values []T) (*HostArray, error) {
+	dims, err := uintptrShape(shape)
+	if err != nil {
+		return nil, err
+	}
+	data := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(values))), len(values)*int(unsafe.Sizeof(*new(T))))
+	return core.HostArrayFromBytes(DTypeOf[T](), dims, data)
 }
 
 // NewZeros makes a HostArray of the given shape filled with zeros.

@@ -3,6 +3,7 @@ package metatensor_test
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	metatensor "github.com/metatensor-go/metatensor/bindings/go"
@@ -131,4 +132,23 @@ func TestNewTensorReleasesOnce(t *testing.T) {
 	tensor.Release()
 	tensor.Release()
 	require.Equal(t, 1, released)
+}
+
+func TestNewArrayFromTakesTheValuesOver(t *testing.T) {
+	values := []int32{1, 2, 3, 4, 5, 6}
+	array, err := metatensor.NewArrayFrom([]int{3, 2}, values)
+	require.NoError(t, err)
+	// No copy: the labels over the array see the caller's memory.
+	labels, err := metatensor.NewLabelsFromArrayAssumeUnique([]string{"a", "b"}, array)
+	require.NoError(t, err)
+	defer labels.Close()
+	read, err := labels.Values()
+	require.NoError(t, err)
+	assert.Equal(t, values, read)
+	assert.Same(t, &values[0], &read[0])
+
+	_, err = metatensor.NewArrayFrom([]int{4, 2}, values)
+	assert.ErrorIs(t, err, metatensor.ErrInvalidParameter)
+	_, err = metatensor.NewArrayFrom([]int{-1, 2}, values)
+	assert.ErrorIs(t, err, metatensor.ErrInvalidParameter)
 }

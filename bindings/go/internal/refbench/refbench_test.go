@@ -103,6 +103,25 @@ func benchmarkCreateGo(b *testing.B, values []int32, checkUnique, lookup bool) {
 	})
 }
 
+// benchmarkCreateGoOverArray makes labels assumed unique from an array over values, not a
+// copy: the counterpart of the reference given an mts_array_t over the caller's buffer. The
+// labels only read the values, so every array may share them.
+func benchmarkCreateGoOverArray(b *testing.B, values []int32, lookup bool) {
+	shape := []int{len(values) / len(names), len(names)}
+	batch := 1
+	if !lookup {
+		batch = 1024 // as for the reference: nothing is read, the labels are made quickly
+	}
+	benchmarkCreate(b, batch, func() (func(), error) {
+		array, err := metatensor.NewArrayFrom(shape, values)
+		if err != nil {
+			return nil, err
+		}
+		labels, err := metatensor.NewLabelsFromArrayAssumeUnique(names, array)
+		return made(labels, err, lookup, labels.Close)
+	})
+}
+
 func benchmarkCreateReference(b *testing.B, rows []int32, checkUnique, lookup bool) {
 	needReference(b)
 	values := NewValues(rows)
@@ -134,6 +153,9 @@ var createCases = []struct {
 func BenchmarkCreate(b *testing.B) {
 	for _, c := range createCases {
 		b.Run("go/"+c.name, func(b *testing.B) { benchmarkCreateGo(b, c.values(), c.checkUnique, c.lookup) })
+		if !c.checkUnique {
+			b.Run("go_over_array/"+c.name, func(b *testing.B) { benchmarkCreateGoOverArray(b, c.values(), c.lookup) })
+		}
 		b.Run("reference/"+c.name, func(b *testing.B) { benchmarkCreateReference(b, c.values(), c.checkUnique, c.lookup) })
 	}
 }
@@ -219,6 +241,11 @@ func TestRatios(t *testing.T) {
 		pairs = append(pairs, pair{"create 1e6x3, " + c.name,
 			func(b *testing.B) { benchmarkCreateGo(b, c.values(), c.checkUnique, c.lookup) },
 			func(b *testing.B) { benchmarkCreateReference(b, c.values(), c.checkUnique, c.lookup) }})
+		if !c.checkUnique {
+			pairs = append(pairs, pair{"create 1e6x3, " + c.name + ", over an array (no copy)",
+				func(b *testing.B) { benchmarkCreateGoOverArray(b, c.values(), c.lookup) },
+				func(b *testing.B) { benchmarkCreateReference(b, c.values(), c.checkUnique, c.lookup) }})
+		}
 	}
 	pairs = append(pairs,
 		pair{"position (reference: one cgo call per lookup)", benchmarkPositionGo, benchmarkPositionReferenceCgo},
