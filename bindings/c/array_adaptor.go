@@ -116,6 +116,11 @@ func (a *cArray) AsDLPack(device core.Device, stream *int64, maxVersion core.DLP
 	if C.mtsgo_array_as_dlpack(a.raw, &managed, deviceToC(device), (*C.int64_t)(stream), version) != C.MTS_SUCCESS {
 		return nil, failed("as_dlpack")
 	}
+	return exportedTensor(managed)
+}
+
+// exportedTensor wraps what a successful as_dlpack call gave.
+func exportedTensor(managed *C.DLManagedTensorVersioned) (*core.Tensor, error) {
 	if managed == nil {
 		return nil, core.Errorf(core.InternalError, "mts_array_t.as_dlpack returned a NULL tensor")
 	}

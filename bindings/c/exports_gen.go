@@ -21,19 +21,6 @@ func _() {
 	_ = [1]struct{}{}[int(C.MTS_INTERNAL_ERROR)-int(core.InternalError)]
 }
 
-// mtsgo_labels is the Go body of mts_labels.
-//
-//export mtsgo_labels
-func mtsgo_labels(dimensions **C.char, dimensions_count C.uintptr_t, array C.struct_mts_array_t) (result *C.struct_mts_labels_t) {
-	defer recoverObject("mts_labels", &result)
-	value, err := implLabels(dimensions, dimensions_count, array)
-	if err != nil {
-		recordError(err)
-		return nil
-	}
-	return value
-}
-
 // mtsgo_labels_position is the Go body of mts_labels_position.
 //
 //export mtsgo_labels_position

@@ -27,6 +27,13 @@ func labelsOf(record *C.struct_mts_labels_t) (*labelsObject, error) {
 	return handle.Value().(*labelsObject), nil
 }
 
+func init() {
+	// From then on, checked labels ask their array's origin, which mtsgo_c_labels leaves to Go.
+	core.OnLabelsOriginAsked(func() {
+		atomic.StoreInt32((*int32)(unsafe.Pointer(&C.mtsgo_labels_origin_asked)), 1)
+	})
+}
+
 // recordHandle is the address of the handle of a labels record, which C and Go both read: Go
 // sets it once, atomically, for labels made in C.
 func recordHandle(record *C.struct_mts_labels_t) *uintptr {
@@ -49,9 +56,21 @@ func materializeLabels(record *C.struct_mts_labels_t) objectHandle {
 		names[i] = C.GoString(name)
 	}
 	shape := []uintptr{uintptr(record.count), uintptr(record.size)}
-	// Only the shape is checked, as at creation: nothing is read.
 	array := cArrayAt(&record.array)
-	labels, err := core.NewArrayLabelsOfShape(names, array, shape, false)
+	var labels *core.ArrayLabels
+	var err error
+	if record.exported != nil {
+		// Checked in C (mtsgo_c_labels): the labels take the export C kept, which is not asked
+		// again, and check it again (which also sets the sorted flag).
+		asked := core.AskedValues{Exported: true}
+		asked.Tensor, asked.ExportError = tensorFromC(record.exported)
+		record.exported = nil
+		labels, err = core.NewArrayLabelsAsked(names, array, shape, asked)
+	} else {
+		// Assumed unique, or checked without entries: only the shape is checked, as at
+		// creation, and nothing is read.
+		labels, err = core.NewArrayLabelsOfShape(names, array, shape, false)
+	}
 	if err != nil {
 		// C checked the names and the shape as strictly as the core: this is a bug, and the
 		// array is gone, so the record must not destroy it again.
@@ -90,8 +109,50 @@ func mtsgo_labels_read_values(record *C.struct_mts_labels_t) (status C.mts_statu
 	return statusOf(err)
 }
 
-func implLabels(names **C.char, count C.uintptr_t, array C.struct_mts_array_t) (*C.struct_mts_labels_t, error) {
-	return newLabels(names, count, array, true, nil)
+// mtsgo_labels is the Go body of mts_labels, for the cases that its C body (mtsgo_c_labels)
+// leaves to Go before asking the array anything.
+//
+//export mtsgo_labels
+func mtsgo_labels(names **C.char, count C.uintptr_t, array C.struct_mts_array_t) (result *C.struct_mts_labels_t) {
+	defer recoverObject("mts_labels", &result)
+	labels, err := newLabels(names, count, array, true, nil, nil)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return labels
+}
+
+// mtsgo_labels_asked is mtsgo_labels after the C body asked the array its shape (as the array
+// gave it) and maybe more: its device when device is not NULL, then, when exported is not 0,
+// its CPU export (managed, which this takes over, NULL when as_dlpack gave none).
+//
+//export mtsgo_labels_asked
+func mtsgo_labels_asked(names **C.char, count C.uintptr_t, array C.struct_mts_array_t, shape *C.uintptr_t, dimensions C.uintptr_t,
+	device *C.DLDevice, exported C.int, managed *C.DLManagedTensorVersioned) (result *C.struct_mts_labels_t) {
+	defer recoverObject("mts_labels", &result)
+	var asked core.AskedValues
+	if device != nil {
+		known := deviceFromC(*device)
+		asked.Device = &known
+	}
+	if exported != 0 {
+		asked.Exported = true
+		asked.Tensor, asked.ExportError = exportedTensor(managed)
+	}
+	known, err := shapeFromC(shape, dimensions)
+	if err != nil {
+		asked.Tensor.Release()
+		newCArray(array).Destroy()
+		recordError(err)
+		return nil
+	}
+	labels, err := newLabels(names, count, array, true, known, &asked)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return labels
 }
 
 // mtsgo_labels_assume_unique is the Go body of mts_labels_assume_unique, for the cases that
@@ -100,7 +161,7 @@ func implLabels(names **C.char, count C.uintptr_t, array C.struct_mts_array_t) (
 //export mtsgo_labels_assume_unique
 func mtsgo_labels_assume_unique(names **C.char, count C.uintptr_t, array C.struct_mts_array_t) (result *C.struct_mts_labels_t) {
 	defer recoverObject("mts_labels_assume_unique", &result)
-	labels, err := newLabels(names, count, array, false, nil)
+	labels, err := newLabels(names, count, array, false, nil, nil)
 	if err != nil {
 		recordError(err)
 		return nil
@@ -120,7 +181,7 @@ func mtsgo_labels_assume_unique_shaped(names **C.char, count C.uintptr_t, array 
 		recordError(err)
 		return nil
 	}
-	labels, err := newLabels(names, count, array, false, known)
+	labels, err := newLabels(names, count, array, false, known, nil)
 	if err != nil {
 		recordError(err)
 		return nil
@@ -129,24 +190,35 @@ func mtsgo_labels_assume_unique_shaped(names **C.char, count C.uintptr_t, array 
 }
 
 // newLabels builds labels from a caller's names and array, whose shape is asked unless known;
-// the array is always consumed.
-func newLabels(cNames **C.char, count C.uintptr_t, array C.struct_mts_array_t, checkUnique bool, shape []uintptr) (*C.struct_mts_labels_t, error) {
+// asked (checked labels only) is what was asked of the array past the shape. The array and
+// the tensor in asked are always consumed.
+func newLabels(cNames **C.char, count C.uintptr_t, array C.struct_mts_array_t, checkUnique bool, shape []uintptr,
+	asked *core.AskedValues) (*C.struct_mts_labels_t, error) {
 	names, err := stringsFromC(cNames, count, "names")
 	if err != nil {
+		if asked != nil {
+			asked.Tensor.Release()
+		}
 		newCArray(array).Destroy()
 		return nil, err
 	}
 	// The record comes first so that the array lives in it, in C memory, while the core reads.
 	record := C.mtsgo_labels_alloc(cNames, count)
 	if record == nil {
+		if asked != nil {
+			asked.Tensor.Release()
+		}
 		newCArray(array).Destroy()
 		panic(core.Errorf(core.InternalError, "out of memory allocating a labels record"))
 	}
 	record.array = array
 	var labels *core.ArrayLabels
-	if shape == nil {
+	switch {
+	case shape == nil:
 		labels, err = core.NewArrayLabels(names, cArrayAt(&record.array), checkUnique)
-	} else {
+	case asked != nil:
+		labels, err = core.NewArrayLabelsAsked(names, cArrayAt(&record.array), shape, *asked)
+	default:
 		labels, err = core.NewArrayLabelsOfShape(names, cArrayAt(&record.array), shape, checkUnique)
 	}
 	if err != nil {

@@ -60,7 +60,15 @@ struct mts_labels_t {
     uintptr_t count;
     const int32_t *values;    /* atomic; the CPU values once read, else NULL */
     struct mts_array_t array; /* the values array as given, for mts_labels_values */
+    /* The CPU export `values` points into, for labels checked in C (mtsgo_c_labels) until Go
+     * takes it over (materializeLabels); NULL otherwise. The last free deletes it when Go
+     * never did. */
+    DLManagedTensorVersioned *exported;
 };
+
+/* Set (to 1, once) when the library's own labels array was first asked for its origin: from
+ * then on, checked labels ask their array's origin, which mtsgo_c_labels leaves to Go. */
+extern int mtsgo_labels_origin_asked;
 
 /* Publishes the CPU values of labels to every thread. */
 void mtsgo_labels_publish_values(struct mts_labels_t *labels, const int32_t *values);

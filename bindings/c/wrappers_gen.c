@@ -27,13 +27,15 @@ mts_status_t mts_set_last_error(const char *message, const char *origin, void *d
     return mtsgo_c_set_last_error(message, origin, data, data_deleter);
 }
 
+const struct mts_labels_t *mtsgo_c_labels(const char *const *dimensions, uintptr_t dimensions_count, struct mts_array_t array);
+
 const struct mts_labels_t *mts_labels(const char *const *dimensions, uintptr_t dimensions_count, struct mts_array_t array) {
     if (dimensions == NULL && dimensions_count != 0) {
         mtsgo_array_destroy(&array);
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: names can not be NULL");
         return NULL;
     }
-    return (const struct mts_labels_t *)mtsgo_labels((char **)dimensions, dimensions_count, array);
+    return mtsgo_c_labels(dimensions, dimensions_count, array);
 }
 
 const struct mts_labels_t *mtsgo_c_labels_assume_unique(const char *const *names, uintptr_t names_count, struct mts_array_t array);

@@ -42,7 +42,7 @@ func NewArrayLabels(names []string, array Array, checkUnique bool) (labels *Arra
 	if err != nil {
 		return nil, err
 	}
-	return newArrayLabelsOfShape(names, array, shape, checkUnique)
+	return newArrayLabelsOfShape(names, array, shape, checkUnique, nil)
 }
 
 // NewArrayLabelsOfShape is NewArrayLabels for a caller that asked the array its shape
@@ -52,17 +52,51 @@ func NewArrayLabelsOfShape(names []string, array Array, shape []uintptr, checkUn
 		array.Destroy()
 		return nil, err
 	}
-	labels, err = newArrayLabelsOfShape(names, array, shape, checkUnique)
+	labels, err = newArrayLabelsOfShape(names, array, shape, checkUnique, nil)
 	if err != nil {
 		array.Destroy()
 	}
 	return labels, err
 }
 
+// AskedValues is what a caller already asked the values array of checked labels after its
+// shape, in the order the core asks (NewArrayLabels): the device, then the CPU export. The
+// core goes on from there, so that no callback runs twice and every error is the one
+// NewArrayLabels gives.
+type AskedValues struct {
+	Device *Device // nil when the device was not asked
+	// Exported says that the CPU export was asked: Tensor is what it gave, or ExportError
+	// why it failed.
+	Exported    bool
+	Tensor      *Tensor
+	ExportError error
+}
+
+// asked tells whether anything past the shape was asked.
+func (a *AskedValues) asked() bool {
+	return a != nil && (a.Device != nil || a.Exported)
+}
+
+// NewArrayLabelsAsked is NewArrayLabelsOfShape with uniqueness checked, for a caller that
+// asked the array what asked holds as well. The array and the tensor in asked belong to the
+// labels from now on; both are released when this fails.
+func NewArrayLabelsAsked(names []string, array Array, shape []uintptr, asked AskedValues) (labels *ArrayLabels, err error) {
+	defer func() {
+		if err != nil {
+			asked.Tensor.Release() // nothing when the core released or kept it already
+			array.Destroy()
+		}
+	}()
+	if err := validateLabelNames(names); err != nil {
+		return nil, err
+	}
+	return newArrayLabelsOfShape(names, array, shape, true, &asked)
+}
+
 // newArrayLabelsOfShape does the work of NewArrayLabels from the array's shape, names being
 // valid. On error, the array is the caller's to destroy; labels without dimensions destroy it
 // themselves and use the library's own.
-func newArrayLabelsOfShape(names []string, array Array, shape []uintptr, checkUnique bool) (*ArrayLabels, error) {
+func newArrayLabelsOfShape(names []string, array Array, shape []uintptr, checkUnique bool, asked *AskedValues) (*ArrayLabels, error) {
 	if err := CheckLabelsShape(len(names), shape); err != nil {
 		return nil, err
 	}
@@ -76,12 +110,14 @@ func newArrayLabelsOfShape(names []string, array Array, shape []uintptr, checkUn
 	l := &ArrayLabels{names: cloneNames(names), array: array, count: int(shape[0]), size: len(names)}
 	l.references.Store(1)
 	if checkUnique {
-		if labelsOriginAsked.Load() {
+		// The origin comes first: a caller that asked more did not ask it, having seen that
+		// it was not to be asked.
+		if !asked.asked() && labelsOriginAsked.Load() {
 			if _, err := array.Origin(); err != nil {
 				return nil, err
 			}
 		}
-		if _, err := l.readValues(true); err != nil {
+		if _, err := l.readValues(true, asked); err != nil {
 			l.releaseTensor()
 			return nil, err
 		}
@@ -162,7 +198,7 @@ func (l *ArrayLabels) CPU() (*Labels, error) {
 	if cpu := l.cpu.Load(); cpu != nil {
 		return cpu, nil
 	}
-	return l.readValues(false)
+	return l.readValues(false, nil)
 }
 
 // CPUValues gives the values of every entry, one after the other, in CPU memory (see CPU).
@@ -223,15 +259,16 @@ func errMetaDevice() error {
 		"labels values can not be loaded from dlpack's kDLExtDev device (i.e. torch's meta device)")
 }
 
-// readValues reads the values once, under the lock, and checks their uniqueness when asked.
-func (l *ArrayLabels) readValues(checkUnique bool) (*Labels, error) {
+// readValues reads the values once, under the lock, and checks their uniqueness when asked;
+// asked, when not nil, is what the caller asked the array already (see AskedValues).
+func (l *ArrayLabels) readValues(checkUnique bool, asked *AskedValues) (*Labels, error) {
 	l.cpuLock.Lock()
 	defer l.cpuLock.Unlock()
 	if cpu := l.cpu.Load(); cpu != nil {
 		return cpu, nil
 	}
 
-	values, tensor, err := l.exportValues()
+	values, tensor, err := l.exportValues(asked)
 	if err != nil {
 		return nil, err
 	}
@@ -251,22 +288,34 @@ func (l *ArrayLabels) readValues(checkUnique bool) (*Labels, error) {
 }
 
 // exportValues gives the row-major values of the array. They point into the returned tensor
-// (zero-copy) when it is contiguous; otherwise they are a copy and the tensor is nil.
-func (l *ArrayLabels) exportValues() ([]int32, *Tensor, error) {
+// (zero-copy) when it is contiguous; otherwise they are a copy and the tensor is nil. What
+// asked holds is used instead of asking the array again; its tensor is consumed.
+func (l *ArrayLabels) exportValues(asked *AskedValues) ([]int32, *Tensor, error) {
+	if asked == nil {
+		asked = &AskedValues{}
+	}
 	if own, ok := l.array.(*LabelsArray); ok {
+		asked.Tensor.Release()
 		return own.Values(), nil, nil
 	}
 	if l.count == 0 || l.size == 0 {
+		asked.Tensor.Release()
 		return []int32{}, nil, nil
 	}
-	device, err := l.array.Device()
-	if err != nil {
-		return nil, nil, err
+	tensor, err := asked.Tensor, asked.ExportError
+	if !asked.Exported {
+		device, deviceErr := l.askedDevice(asked)
+		if deviceErr != nil {
+			return nil, nil, deviceErr
+		}
+		if device.Type == DeviceExtDev {
+			return nil, nil, errMetaDevice()
+		}
+		tensor, err = l.array.AsDLPack(CPU, nil, CurrentDLPack)
 	}
-	if device.Type == DeviceExtDev {
-		return nil, nil, errMetaDevice()
+	if err == nil && tensor == nil {
+		err = Errorf(InternalError, "labels values were exported, but no tensor was given")
 	}
-	tensor, err := l.array.AsDLPack(CPU, nil, CurrentDLPack)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -276,6 +325,14 @@ func (l *ArrayLabels) exportValues() ([]int32, *Tensor, error) {
 		tensor = nil
 	}
 	return values, tensor, err
+}
+
+// askedDevice gives the device the caller asked already, else asks the array.
+func (l *ArrayLabels) askedDevice(asked *AskedValues) (Device, error) {
+	if asked.Device != nil {
+		return *asked.Device, nil
+	}
+	return l.array.Device()
 }
 
 // int32Values reads a [count, size] i32 CPU tensor. keep says whether values point into the

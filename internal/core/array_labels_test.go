@@ -256,3 +256,57 @@ func singleRowLabels(t *testing.T, names []string) *ArrayLabels {
 	require.NoError(t, err)
 	return l
 }
+
+func TestArrayLabelsAskedGoesOnFromWhatWasAsked(t *testing.T) {
+	names := []string{"a", "b"}
+	shape := []uintptr{2, 2}
+
+	// the export already made is taken (zero-copy), not asked again
+	spy := newSpy(t, []int32{1, 0, 0, 1}, 2, 2)
+	tensor, err := spy.AsDLPack(CPU, nil, CurrentDLPack)
+	require.NoError(t, err)
+	labels, err := NewArrayLabelsAsked(names, spy, shape, AskedValues{Device: &CPU, Exported: true, Tensor: tensor})
+	require.NoError(t, err)
+	assert.Equal(t, 1, *spy.exports)
+	cpu, err := labels.CPU()
+	require.NoError(t, err)
+	assert.Equal(t, tensor.Data, unsafe.Pointer(&cpu.Values()[0]))
+	assert.False(t, cpu.IsSorted())
+	labels.Release()
+	assert.Equal(t, 1, *spy.released)
+	assert.Equal(t, 1, *spy.destroyed)
+
+	// duplicates in the export: the error of NewArrayLabels, export and array released once
+	spy = newSpy(t, []int32{1, 0, 1, 0}, 2, 2)
+	tensor, err = spy.AsDLPack(CPU, nil, CurrentDLPack)
+	require.NoError(t, err)
+	_, err = NewArrayLabelsAsked(names, spy, shape, AskedValues{Device: &CPU, Exported: true, Tensor: tensor})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "[1, 0] is already present")
+	assert.Equal(t, 1, *spy.released)
+	assert.Equal(t, 1, *spy.destroyed)
+
+	// a failed export: its error, nothing asked again
+	spy = newSpy(t, []int32{1, 0, 0, 1}, 2, 2)
+	failure := Errorf(CallbackError, "as_dlpack failed")
+	_, err = NewArrayLabelsAsked(names, spy, shape, AskedValues{Device: &CPU, Exported: true, ExportError: failure})
+	assert.Equal(t, failure, err)
+	assert.Equal(t, 0, *spy.exports)
+	assert.Equal(t, 1, *spy.destroyed)
+
+	// the device asked already: a meta device is refused without exporting
+	spy = newSpy(t, []int32{1, 0, 0, 1}, 2, 2)
+	meta := Device{Type: DeviceExtDev}
+	_, err = NewArrayLabelsAsked(names, spy, shape, AskedValues{Device: &meta})
+	assert.ErrorContains(t, err, "kDLExtDev")
+	assert.Equal(t, 0, *spy.exports)
+	assert.Equal(t, 1, *spy.destroyed)
+
+	// the device asked already (CPU): the export is asked here
+	spy = newSpy(t, []int32{1, 0, 0, 1}, 2, 2)
+	labels, err = NewArrayLabelsAsked(names, spy, shape, AskedValues{Device: &CPU})
+	require.NoError(t, err)
+	assert.Equal(t, 1, *spy.exports)
+	labels.Release()
+	assert.Equal(t, 1, *spy.released)
+}

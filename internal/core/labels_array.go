@@ -19,9 +19,36 @@ var labelsOriginAsked atomic.Bool
 // labelsOrigin registers the origin on the first Origin call, as the reference does.
 var labelsOrigin = sync.OnceValue(func() Origin { return RegisterOrigin(LabelsOriginName) })
 
+// labelsOriginHook is told once when labelsOriginAsked is set (see OnLabelsOriginAsked).
+var labelsOriginHook struct {
+	sync.Mutex
+	notify func()
+}
+
+// OnLabelsOriginAsked registers notify, called once when the library's own labels array is
+// first asked for its origin (at once when it was already), for a binding that checks labels
+// outside the core and must then ask their arrays' origin as NewArrayLabels does.
+func OnLabelsOriginAsked(notify func()) {
+	labelsOriginHook.Lock()
+	labelsOriginHook.notify = notify
+	asked := labelsOriginAsked.Load()
+	labelsOriginHook.Unlock()
+	if asked {
+		notify()
+	}
+}
+
 // LabelsArrayOrigin gives the origin of LabelsArray, registering it on first use.
 func LabelsArrayOrigin() (Origin, error) {
-	labelsOriginAsked.Store(true)
+	if !labelsOriginAsked.Load() {
+		labelsOriginHook.Lock()
+		first := !labelsOriginAsked.Swap(true)
+		notify := labelsOriginHook.notify
+		labelsOriginHook.Unlock()
+		if first && notify != nil {
+			notify()
+		}
+	}
 	return labelsOrigin(), nil
 }
 

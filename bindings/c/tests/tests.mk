@@ -25,7 +25,7 @@ MTS_TEST_RUNNER ?=
 MTS_TEST_CFLAGS ?=
 
 MTS_C_TESTS := test_errors test_version test_origins test_panic_printing test_null_arguments \
-	test_labels test_block test_tensormap test_keys_to test_io
+	test_labels test_labels_origin_unasked test_block test_tensormap test_keys_to test_io
 # Tests of functions our library does not implement yet: built against our header (so they
 # prove it compiles them) but only run against the reference, until their issue lands.
 MTS_C_TESTS_PENDING :=
@@ -39,6 +39,9 @@ $(MTS_C_TEST_BINS) $(MTS_C_TEST_PENDING_BINS): $(MTS_TEST_BUILD)/%: $(MTS_TEST_S
 	@mkdir -p $(@D)
 	$(MTS_TEST_CC) -std=c11 -Wall -Wextra -Werror $(MTS_TEST_CFLAGS) -I$(MTS_TEST_INCLUDE) -o $@ $< \
 		-L$(MTS_TEST_LIBDIR) -lmetatensor -Wl,-rpath,$(MTS_TEST_LIBDIR) -pthread
+
+# test_labels_origin_unasked.c is test_labels.c run another way: rebuilt when it changes.
+$(MTS_TEST_BUILD)/test_labels_origin_unasked: $(MTS_TEST_SRCDIR)test_labels.c
 
 .PHONY: c-tests
 c-tests: $(MTS_C_TEST_BINS) $(MTS_C_TEST_PENDING_BINS)
