@@ -115,7 +115,7 @@ static struct mts_labels_t *c_labels_record(const char *const *names, uintptr_t 
 const struct mts_labels_t *mtsgo_c_labels_assume_unique(const char *const *names, uintptr_t count,
                                                         struct mts_array_t array) {
     if (count == 0 || array.shape == NULL || !plainly_valid_names(names, count)) {
-        return mtsgo_labels_assume_unique((char **)names, count, array);
+        return mtsgo_labels_new((char **)names, count, array, 0);
     }
     const uintptr_t *shape = NULL;
     uintptr_t dimensions = 0;
@@ -129,7 +129,7 @@ const struct mts_labels_t *mtsgo_c_labels_assume_unique(const char *const *names
     if (labels == NULL) {
         /* A shape to reject, very large labels (Go knows the limit) or no memory: Go goes on
          * from the shape it is given, without asking the array again. */
-        return mtsgo_labels_assume_unique_shaped((char **)names, count, array, (uintptr_t *)shape, dimensions);
+        return mtsgo_labels_asked((char **)names, count, array, 0, (uintptr_t *)shape, dimensions, NULL, 0, NULL);
     }
     return labels;
 }
@@ -205,7 +205,7 @@ const struct mts_labels_t *mtsgo_c_labels(const char *const *names, uintptr_t co
                                           struct mts_array_t array) {
     if (count == 0 || array.shape == NULL || !plainly_valid_names(names, count) ||
         __atomic_load_n(&mtsgo_labels_origin_asked, __ATOMIC_ACQUIRE)) {
-        return mtsgo_labels((char **)names, count, array);
+        return mtsgo_labels_new((char **)names, count, array, 1);
     }
     const uintptr_t *shape = NULL;
     uintptr_t dimensions = 0;
@@ -214,13 +214,13 @@ const struct mts_labels_t *mtsgo_c_labels(const char *const *names, uintptr_t co
     }
     if (shape == NULL || dimensions < 2 || shape[1] != count || shape[0] > C_CHECKED_MAX_COUNT ||
         array.device == NULL) {
-        return mtsgo_labels_asked((char **)names, count, array, (uintptr_t *)shape, dimensions, NULL, 0, NULL);
+        return mtsgo_labels_asked((char **)names, count, array, 1, (uintptr_t *)shape, dimensions, NULL, 0, NULL);
     }
     if (shape[0] == 0) {
         /* Nothing more is asked without entries: such labels are what assume_unique makes. */
         struct mts_labels_t *labels = c_labels_record(names, count, 0, array);
         if (labels == NULL) {
-            return mtsgo_labels_asked((char **)names, count, array, (uintptr_t *)shape, dimensions, NULL, 0, NULL);
+            return mtsgo_labels_asked((char **)names, count, array, 1, (uintptr_t *)shape, dimensions, NULL, 0, NULL);
         }
         return labels;
     }
@@ -229,7 +229,7 @@ const struct mts_labels_t *mtsgo_c_labels(const char *const *names, uintptr_t co
         return callback_failed(&array, "calling mts_array_t.device failed");
     }
     if (device.device_type == kDLExtDev || array.as_dlpack == NULL) {
-        return mtsgo_labels_asked((char **)names, count, array, (uintptr_t *)shape, dimensions, &device, 0, NULL);
+        return mtsgo_labels_asked((char **)names, count, array, 1, (uintptr_t *)shape, dimensions, &device, 0, NULL);
     }
     DLManagedTensorVersioned *managed = NULL;
     DLDevice cpu = {kDLCPU, 0};
@@ -245,7 +245,7 @@ const struct mts_labels_t *mtsgo_c_labels(const char *const *names, uintptr_t co
     }
     if (labels == NULL) {
         /* Duplicates, values to copy or reject, or no memory. */
-        return mtsgo_labels_asked((char **)names, count, array, (uintptr_t *)shape, dimensions, &device, 1, managed);
+        return mtsgo_labels_asked((char **)names, count, array, 1, (uintptr_t *)shape, dimensions, &device, 1, managed);
     }
     labels->exported = managed;
     labels->values = values;

@@ -109,13 +109,22 @@ func mtsgo_labels_read_values(record *C.struct_mts_labels_t) (status C.mts_statu
 	return statusOf(err)
 }
 
-// mtsgo_labels is the Go body of mts_labels, for the cases that its C body (mtsgo_c_labels)
-// leaves to Go before asking the array anything.
+// labelsFunction names the C function making labels, with or without the uniqueness check.
+func labelsFunction(checkUnique C.int) string {
+	if checkUnique != 0 {
+		return "mts_labels"
+	}
+	return "mts_labels_assume_unique"
+}
+
+// mtsgo_labels_new is the Go body of mts_labels (checkUnique not 0) and of
+// mts_labels_assume_unique, for the cases that their C bodies (mtsgo_c_labels,
+// mtsgo_c_labels_assume_unique) leave to Go before asking the array anything.
 //
-//export mtsgo_labels
-func mtsgo_labels(names **C.char, count C.uintptr_t, array C.struct_mts_array_t) (result *C.struct_mts_labels_t) {
-	defer recoverObject("mts_labels", &result)
-	labels, err := newLabels(names, count, array, true, nil, nil)
+//export mtsgo_labels_new
+func mtsgo_labels_new(names **C.char, count C.uintptr_t, array C.struct_mts_array_t, checkUnique C.int) (result *C.struct_mts_labels_t) {
+	defer recoverObject(labelsFunction(checkUnique), &result)
+	labels, err := newLabels(names, count, array, checkUnique != 0, nil, nil)
 	if err != nil {
 		recordError(err)
 		return nil
@@ -123,14 +132,14 @@ func mtsgo_labels(names **C.char, count C.uintptr_t, array C.struct_mts_array_t)
 	return labels
 }
 
-// mtsgo_labels_asked is mtsgo_labels after the C body asked the array its shape (as the array
-// gave it) and maybe more: its device when device is not NULL, then, when exported is not 0,
-// its CPU export (managed, which this takes over, NULL when as_dlpack gave none).
+// mtsgo_labels_asked is mtsgo_labels_new after the C body asked the array its shape (as the
+// array gave it) and maybe more: its device when device is not NULL, then, when exported is
+// not 0, its CPU export (managed, which this takes over, NULL when as_dlpack gave none).
 //
 //export mtsgo_labels_asked
-func mtsgo_labels_asked(names **C.char, count C.uintptr_t, array C.struct_mts_array_t, shape *C.uintptr_t, dimensions C.uintptr_t,
-	device *C.DLDevice, exported C.int, managed *C.DLManagedTensorVersioned) (result *C.struct_mts_labels_t) {
-	defer recoverObject("mts_labels", &result)
+func mtsgo_labels_asked(names **C.char, count C.uintptr_t, array C.struct_mts_array_t, checkUnique C.int,
+	shape *C.uintptr_t, dimensions C.uintptr_t, device *C.DLDevice, exported C.int, managed *C.DLManagedTensorVersioned) (result *C.struct_mts_labels_t) {
+	defer recoverObject(labelsFunction(checkUnique), &result)
 	var asked core.AskedValues
 	if device != nil {
 		known := deviceFromC(*device)
@@ -147,41 +156,7 @@ func mtsgo_labels_asked(names **C.char, count C.uintptr_t, array C.struct_mts_ar
 		recordError(err)
 		return nil
 	}
-	labels, err := newLabels(names, count, array, true, known, &asked)
-	if err != nil {
-		recordError(err)
-		return nil
-	}
-	return labels
-}
-
-// mtsgo_labels_assume_unique is the Go body of mts_labels_assume_unique, for the cases that
-// its C body (mtsgo_c_labels_assume_unique) leaves to Go before asking the array its shape.
-//
-//export mtsgo_labels_assume_unique
-func mtsgo_labels_assume_unique(names **C.char, count C.uintptr_t, array C.struct_mts_array_t) (result *C.struct_mts_labels_t) {
-	defer recoverObject("mts_labels_assume_unique", &result)
-	labels, err := newLabels(names, count, array, false, nil, nil)
-	if err != nil {
-		recordError(err)
-		return nil
-	}
-	return labels
-}
-
-// mtsgo_labels_assume_unique_shaped is mtsgo_labels_assume_unique after the C body asked the
-// array its shape (shape and dimensions as the array gave them).
-//
-//export mtsgo_labels_assume_unique_shaped
-func mtsgo_labels_assume_unique_shaped(names **C.char, count C.uintptr_t, array C.struct_mts_array_t, shape *C.uintptr_t, dimensions C.uintptr_t) (result *C.struct_mts_labels_t) {
-	defer recoverObject("mts_labels_assume_unique", &result)
-	known, err := shapeFromC(shape, dimensions)
-	if err != nil {
-		newCArray(array).Destroy()
-		recordError(err)
-		return nil
-	}
-	labels, err := newLabels(names, count, array, false, known, nil)
+	labels, err := newLabels(names, count, array, checkUnique != 0, known, &asked)
 	if err != nil {
 		recordError(err)
 		return nil
