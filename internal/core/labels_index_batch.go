@@ -90,7 +90,7 @@ func (ix *labelsIndex) findAllBatched(values, queries []int32, size int, out []i
 // insertAllNew adds rows from..to-1 of values, known to be absent and distinct.
 func (ix *labelsIndex) insertAllNew(values []int32, size, from, to int) {
 	if ix.useRegions(to - from) {
-		ix.insertByRegions(values, size, from, to, false)
+		ix.insertByRegions(values, size, from, to)
 		return
 	}
 	var hash [indexBatch]uint64
@@ -119,7 +119,7 @@ func (ix *labelsIndex) insertAllNew(values []int32, size, from, to int) {
 // whose positions it returns (in increasing order).
 func (ix *labelsIndex) insertAll(values []int32, size, from, to int) []int {
 	if ix.useRegions(to - from) {
-		return ix.insertByRegions(values, size, from, to, true)
+		return ix.insertByRegions(values, size, from, to)
 	}
 	var st batchState
 	var duplicates []int

@@ -39,8 +39,9 @@ const (
 	entryRow
 )
 
-// sortByRegion sorts rows from..to-1 of rows (of width size) by region.
-func (ix *labelsIndex) sortByRegion(rows []int32, size, from, to int) regionEntries {
+// sortByRegion sorts rows from..to-1 of rows (of width size) by region. It also gives where
+// the entries of each region end: those of region r are ends[r-1] (0 for r = 0) to ends[r].
+func (ix *labelsIndex) sortByRegion(rows []int32, size, from, to int) (regionEntries, []int) {
 	regionShift := uint(bits.TrailingZeros64(regionSlots))
 	starts := make([]int, ix.slotCount()>>regionShift+1)
 	for r := from; r < to; r++ {
@@ -67,7 +68,7 @@ func (ix *labelsIndex) sortByRegion(rows []int32, size, from, to int) regionEntr
 			}
 		}
 	}
-	return regionEntries{words, width}
+	return regionEntries{words, width}, starts[:len(starts)-1]
 }
 
 // entry gives entry e.
@@ -78,84 +79,146 @@ func (re regionEntries) entry(e int) []uint32 {
 // count gives the number of entries.
 func (re regionEntries) count() int { return len(re.words) / re.width }
 
-// insertByRegions adds rows from..to-1 of values. With check, rows equal to a row already
-// indexed (or to an earlier one of these) are skipped, and their positions returned in
-// increasing order; without, the rows are known to be absent and distinct.
-func (ix *labelsIndex) insertByRegions(values []int32, size, from, to int, check bool) []int {
-	entries := ix.sortByRegion(values, size, from, to)
-	// By batches, as in insertAllNew: the slots of a batch are read first, so that their
-	// cache misses overlap (the region was not read since the table was cleared).
-	var duplicates []int
-	var first [indexBatch]uint32
-	for base := 0; base < entries.count(); base += indexBatch {
-		n := ix.loadHomes(entries, base, &first)
-		for k := range n {
-			e := entries.entry(base + k)
-			i := uint64(e[entryHome])
-			if first[k] != 0 || ix.header(i) != 0 {
-				pos, free := ix.probeEntry(e, values, values, size, check)
-				if pos >= 0 {
-					duplicates = append(duplicates, int(e[entryIndex]))
-					continue
-				}
-				i = free
-			}
-			at := i * ix.stride
-			ix.slots[at] = ix.tag(uint64(e[entryHash])) | (e[entryIndex] + 1)
-			copy(ix.slots[at+1:at+ix.stride], e[entryRow:])
-		}
-	}
+// insertByRegions adds rows from..to-1 of values, skipping those equal to a row already
+// indexed or to an earlier one of these, whose positions it returns in increasing order.
+func (ix *labelsIndex) insertByRegions(values []int32, size, from, to int) []int {
+	duplicates := ix.walkRegions(values, values, size, from, to, nil)
 	slices.Sort(duplicates)
 	return duplicates
 }
 
 // findAllByRegions is findAll by regions: out[q] is the position of query row q, or -1.
 func (ix *labelsIndex) findAllByRegions(values, queries []int32, size int, out []int64) {
-	entries := ix.sortByRegion(queries, size, 0, len(out))
-	var first [indexBatch]uint32
-	for base := 0; base < entries.count(); base += indexBatch {
-		n := ix.loadHomes(entries, base, &first)
-		for k := range n {
-			e := entries.entry(base + k)
-			pos := -1
-			if first[k] != 0 {
-				pos, _ = ix.probeEntry(e, values, queries, size, true)
-			}
-			out[e[entryIndex]] = int64(pos)
-		}
-	}
+	ix.walkRegions(values, queries, size, 0, len(out), out)
 }
 
-// loadHomes reads the home slots of the batch of entries from base into first, and gives
-// the number of entries in the batch.
-func (ix *labelsIndex) loadHomes(entries regionEntries, base int, first *[indexBatch]uint32) int {
-	n := min(indexBatch, entries.count()-base)
-	for k := range n {
-		first[k] = ix.header(uint64(entries.entry(base + k)[entryHome]))
-	}
-	return n
-}
-
-// probeEntry walks the chain of the row of entry e (a row of rows) from its home slot. With
-// compare, it gives the position of the equal row when the table holds one; otherwise -1 and
-// the empty slot that ends the chain.
-func (ix *labelsIndex) probeEntry(e []uint32, values, rows []int32, size int, compare bool) (int, uint64) {
-	tag := ix.tag(uint64(e[entryHash]))
-	for i := uint64(e[entryHome]); ; i = (i + 1) & ix.mask {
-		held := ix.slots[i*ix.stride : (i+1)*ix.stride]
-		if held[0] == 0 {
-			return -1, i
-		}
-		if !compare || held[0]&^ix.posMask != tag {
+// walkRegions looks up rows from..to-1 of rows region by region. Given out, it sets out[q]
+// to the position of row q, or -1. Without, it inserts the rows not found and gives the
+// positions of the others (unordered). Each region of the table is first read from end to
+// end, which the processor streams in far faster than it serves scattered reads: the probes
+// that follow hit the cache.
+func (ix *labelsIndex) walkRegions(values, rows []int32, size, from, to int, out []int64) []int {
+	entries, ends := ix.sortByRegion(rows, size, from, to)
+	var duplicates []int
+	begin := 0
+	for r, end := range ends {
+		if end == begin {
 			continue
 		}
-		p := int(held[0]&ix.posMask) - 1
+		ix.streamRegion(r)
 		if ix.stride > 1 {
-			if slices.Equal(held[1:], e[entryRow:]) {
-				return p, i
+			duplicates = ix.regionPass(entries.words[begin*entries.width:end*entries.width], out, duplicates)
+		} else {
+			duplicates = ix.regionPassValues(entries, begin, end, values, rows, size, out, duplicates)
+		}
+		begin = end
+	}
+	return duplicates
+}
+
+// streamSink keeps the reads of streamRegion from being optimised away.
+var streamSink uint32
+
+// streamRegion reads one word of every cache line of region r of the table.
+func (ix *labelsIndex) streamRegion(r int) {
+	from := uint64(r) * regionSlots * ix.stride
+	to := min(from+regionSlots*ix.stride, uint64(len(ix.slots)))
+	var sum uint32
+	for at := from; at < to; at += 16 {
+		sum += ix.slots[at]
+	}
+	if sum == 1 {
+		streamSink++
+	}
+}
+
+// regionPass is walkRegions for the entries in words, one region's, of an index storing its
+// rows inline: the tag and the row are compared in the slot itself. The two strides have a
+// loop each, with the width a constant: a single loop over a variable stride measured about
+// 1.3 times slower on set operations over 1e6 rows.
+func (ix *labelsIndex) regionPass(words []uint32, out []int64, duplicates []int) []int {
+	slots, mask, posMask, posBits := ix.slots, ix.mask, ix.posMask, ix.posBits
+	if ix.stride == 2 {
+		const width, stride = entryRow + 1, 2
+		for o := 0; o+width <= len(words); o += width {
+			e := words[o : o+width : o+width]
+			tag := e[entryHash] << posBits
+			pos := -1
+			i := uint64(e[entryHome])
+			for ; ; i = (i + 1) & mask {
+				s := slots[stride*i : stride*i+stride : stride*i+stride]
+				if s[0] == 0 {
+					break
+				}
+				if s[0]&^posMask == tag && s[1] == e[3] {
+					pos = int(s[0]&posMask) - 1
+					break
+				}
 			}
-		} else if q := int(e[entryIndex]); rowsEqual(values[p*size:p*size+size], rows[q*size:q*size+size]) {
-			return p, i
+			if out != nil {
+				out[e[entryIndex]] = int64(pos)
+			} else if pos >= 0 {
+				duplicates = append(duplicates, int(e[entryIndex]))
+			} else {
+				s := slots[stride*i : stride*i+stride : stride*i+stride]
+				s[0], s[1] = tag|(e[entryIndex]+1), e[3]
+			}
+		}
+		return duplicates
+	}
+	const width, stride = entryRow + 3, 4
+	for o := 0; o+width <= len(words); o += width {
+		e := words[o : o+width : o+width]
+		tag := e[entryHash] << posBits
+		pos := -1
+		i := uint64(e[entryHome])
+		for ; ; i = (i + 1) & mask {
+			s := slots[stride*i : stride*i+stride : stride*i+stride]
+			if s[0] == 0 {
+				break
+			}
+			if s[0]&^posMask == tag && s[1] == e[3] && s[2] == e[4] && s[3] == e[5] {
+				pos = int(s[0]&posMask) - 1
+				break
+			}
+		}
+		if out != nil {
+			out[e[entryIndex]] = int64(pos)
+		} else if pos >= 0 {
+			duplicates = append(duplicates, int(e[entryIndex]))
+		} else {
+			s := slots[stride*i : stride*i+stride : stride*i+stride]
+			s[0], s[1], s[2], s[3] = tag|(e[entryIndex]+1), e[3], e[4], e[5]
 		}
 	}
+	return duplicates
+}
+
+// regionPassValues is regionPass for an index whose rows stay in the values: entries
+// begin..end-1 stand for rows of rows, compared with the rows of values the slots point to.
+func (ix *labelsIndex) regionPassValues(entries regionEntries, begin, end int, values, rows []int32, size int,
+	out []int64, duplicates []int) []int {
+	for k := begin; k < end; k++ {
+		e := entries.entry(k)
+		tag, q := e[entryHash]<<ix.posBits, int(e[entryIndex])
+		row := rows[q*size : q*size+size : q*size+size]
+		pos := -1
+		i := uint64(e[entryHome])
+		for ; ix.slots[i] != 0; i = (i + 1) & ix.mask {
+			if s := ix.slots[i]; s&^ix.posMask == tag {
+				if p := int(s&ix.posMask) - 1; rowsEqual(values[p*size:p*size+size], row) {
+					pos = p
+					break
+				}
+			}
+		}
+		if out != nil {
+			out[q] = int64(pos)
+		} else if pos >= 0 {
+			duplicates = append(duplicates, q)
+		} else {
+			ix.slots[i] = tag | uint32(q+1)
+		}
+	}
+	return duplicates
 }
