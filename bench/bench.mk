@@ -9,7 +9,8 @@
 # `make bench BENCH_ARGS="position select"` for the cases whose id contains a pattern
 # (`make bench BENCH_ARGS=tensor` for the tensor map cases, `make bench BENCH_ARGS=io_` for the
 # save and load cases: a bare "io" would also match labels cases such as position_present).
-# `make bench BENCH_PROGRAMS=io_bench` builds and runs one program only.
+# `make bench BENCH_PROGRAMS=io_bench` builds and runs one program only. BENCH_ROUNDS (default
+# 3) is the number of alternating runs of each side whose medians are compared (bench/run.sh).
 #
 # Included by the top-level Makefile, which defines BUILD, LIB, INCLUDE, HEADERS, REFERENCE.
 
@@ -19,6 +20,7 @@ BENCH_PROGRAMS := labels_bench tensor_bench io_bench
 BENCH_COMMON := bench/harness.c bench/bench_array.c
 BENCH_COMMON_HEADERS := bench/harness.h bench/bench_array.h
 BENCH_ARGS ?=
+BENCH_ROUNDS ?= 3
 
 BENCH_OURS := $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%-ours)
 BENCH_REFERENCE := $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%-reference)
@@ -26,7 +28,7 @@ BENCH_REFERENCE := $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%-reference)
 .PHONY: bench
 
 bench: lib headers reference $(BENCH_OURS) $(BENCH_REFERENCE)
-	bash bench/run.sh $(BENCH_BUILD) $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%) -- $(BENCH_ARGS)
+	BENCH_ROUNDS=$(BENCH_ROUNDS) bash bench/run.sh $(BENCH_BUILD) $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%) -- $(BENCH_ARGS)
 
 $(BENCH_OURS): $(BENCH_BUILD)/%-ours: bench/%.c $(BENCH_COMMON) $(BENCH_COMMON_HEADERS) $(LIB) \
 		$(addprefix $(INCLUDE)/,$(HEADERS))

@@ -7,6 +7,11 @@
 # A PROGRAM is the path of a pair of binaries without its suffix: PROGRAM-ours is built
 # against our library, PROGRAM-reference against the reference. Every binary gets BENCH_ARGS.
 #
+# The two sides run BENCH_ROUNDS times (default 3), taking turns, the reference first in odd
+# rounds and ours first in even ones; a row's median is the median of its medians over the
+# rounds. On a shared machine, whose speed drifts over seconds, one run of each side would
+# compare them under different conditions; rounds spread both over the same stretch of time.
+#
 # Writes OUT_DIR/ours.tsv and OUT_DIR/reference.tsv (the rows of every program of that side,
 # one after the other, see bench/harness.h) and OUT_DIR/results.tsv, one line per operation:
 #   id  description  unit  ours_median_ns  reference_median_ns  ratio  ours_status
@@ -40,12 +45,16 @@ done
 [ ${#programs[@]} -gt 0 ] || usage
 mkdir -p "$out"
 
+rounds=${BENCH_ROUNDS:-3}
+case $rounds in
+'' | *[!0-9]* | 0) echo "BENCH_ROUNDS must be a positive number, got '$rounds'" >&2; exit 2 ;;
+esac
+
 # Runs every program of one side, appending to OUT_DIR/SIDE.tsv; prints the failures
 # ("NAME exited with status N", one a line) on stdout.
 run_side() {
     local side=$1
     shift
-    : >"$out/$side.tsv"
     local program binary status
     for program in "${programs[@]}"; do
         binary=$program-$side
@@ -59,12 +68,26 @@ run_side() {
     done
 }
 
-reference_failures=$(run_side reference "$@")
+: >"$out/reference.tsv"
+: >"$out/ours.tsv"
+reference_failures=""
+ours_failures=""
+for ((round = 1; round <= rounds; round++)); do
+    echo "=== round $round of $rounds" >&2
+    if ((round % 2 == 1)); then
+        reference_failures+=$(run_side reference "$@")$'\n'
+        ours_failures+=$(run_side ours "$@")$'\n'
+    else
+        ours_failures+=$(run_side ours "$@")$'\n'
+        reference_failures+=$(run_side reference "$@")$'\n'
+    fi
+done
+reference_failures=$(printf '%s' "$reference_failures" | sed '/^$/d' | sort -u)
+ours_failures=$(printf '%s' "$ours_failures" | sed '/^$/d' | sort -u)
 reference_failures=${reference_failures//$'\n'/; }
-ours_failures=$(run_side ours "$@")
 ours_failures=${ours_failures//$'\n'/; }
 
-awk -F '\t' -v results="$out/results.tsv" \
+awk -F '\t' -v results="$out/results.tsv" -v rounds="$rounds" \
     -v reference_failures="$reference_failures" -v ours_failures="$ours_failures" '
 function format_time(ns,    value, unit) {
     if (ns == "-") return "-"
@@ -98,9 +121,21 @@ NF >= 9 {
     description[id] = $2
     unit[id] = $3
     if (program_baseline != "") baseline_of[id] = program_baseline
-    median[side, id] = $4
+    # one line per round: the first failure stands for the row, else the median of the rounds
+    if ((side, id) in status && status[side, id] != "ok") next
     status[side, id] = $9
     message[side, id] = (NF >= 10) ? $10 : ""
+    if ($9 == "ok") round_median[side, id, ++rounds_of[side, id]] = $4 + 0
+}
+# the median of the n values of round_median for (side, id)
+function median_of_rounds(side, id,    n, i, j, value, sorted) {
+    n = rounds_of[side, id]
+    for (i = 1; i <= n; i++) {
+        value = round_median[side, id, i]
+        for (j = i - 1; j >= 1 && sorted[j] > value; j--) sorted[j + 1] = sorted[j]
+        sorted[j + 1] = value
+    }
+    return (n % 2 == 1) ? sorted[(n + 1) / 2] : (sorted[n / 2] + sorted[n / 2 + 1]) / 2
 }
 END {
     # a row a program did not print (it stopped before) is "missing"; read `status` only here,
@@ -109,12 +144,16 @@ END {
         id = order[i]
         state["ours", id] = (("ours", id) in status) ? status["ours", id] : "missing"
         state["reference", id] = (("reference", id) in status) ? status["reference", id] : "missing"
+        for (s = 1; s <= 2; s++) {
+            side = (s == 1) ? "ours" : "reference"
+            if (state[side, id] == "ok") median[side, id] = median_of_rounds(side, id)
+        }
     }
     printf "ours:      %s (%s)\n", ("ours" in library) ? library["ours"] : "?", ("ours" in version) ? version["ours"] : "?"
     printf "reference: %s (%s)\n", ("reference" in library) ? library["reference"] : "?",
         ("reference" in version) ? version["reference"] : "?"
     for (t = 1; t <= timings; t++) printf "%s%s\n", (t == 1 ? "timing:    " : "           "), timing[t]
-    printf "medians per call (per lookup where marked)\n\n"
+    printf "medians per call (per lookup where marked), the median of %d alternating rounds\n\n", rounds
 
     width = length("operation")
     for (i = 1; i <= count; i++) {
