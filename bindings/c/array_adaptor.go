@@ -89,11 +89,11 @@ func (a *cArray) Device() (core.Device, error) {
 	if a.raw.device == nil {
 		return core.Device{}, missing("device")
 	}
-	var device C.DLDevice
-	if C.mtsgo_array_device(a.raw, &device) != C.MTS_SUCCESS {
+	result := C.mtsgo_array_device_value(a.raw)
+	if result.status != C.MTS_SUCCESS {
 		return core.Device{}, failed("device")
 	}
-	return deviceFromC(device), nil
+	return deviceFromC(result.device), nil
 }
 
 func (a *cArray) DType() (core.DType, error) {
@@ -149,12 +149,11 @@ func (a *cArray) Shape() ([]uintptr, error) {
 	if a.raw.shape == nil {
 		return nil, missing("shape")
 	}
-	var shape *C.uintptr_t
-	var count C.uintptr_t
-	if C.mtsgo_array_shape(a.raw, &shape, &count) != C.MTS_SUCCESS {
+	result := C.mtsgo_array_shape_value(a.raw)
+	if result.status != C.MTS_SUCCESS {
 		return nil, failed("shape")
 	}
-	return shapeFromC(shape, count)
+	return shapeFromC(result.shape, result.count)
 }
 
 // shapeFromC copies the shape an array's shape callback gave.

@@ -102,8 +102,8 @@ struct mts_array_t mtsgo_go_array(uintptr_t handle, int owning) {
     return array;
 }
 
-int mtsgo_is_go_array(const struct mts_array_t *array) {
-    return array->origin == go_origin;
+const void *mtsgo_go_array_origin(void) {
+    return (const void *)go_origin;
 }
 
 uintptr_t mtsgo_go_array_handle(const void *ptr) {

@@ -57,10 +57,14 @@ func (e *exportedArray) release() {
 	e.shape = nil
 }
 
+// goArrayOrigin is the origin member of arrays exported from Go, which tells them apart in Go
+// itself: a call into C to compare would cost more than the rest of arrayFromC.
+var goArrayOrigin = C.mtsgo_go_array_origin()
+
 // arrayFromC gives the core.Array for an array C hands over: the Go array itself for arrays
 // exported from Go, an adaptor otherwise.
 func arrayFromC(raw C.struct_mts_array_t) core.Array {
-	if C.mtsgo_is_go_array(&raw) != 0 {
+	if unsafe.Pointer(raw.origin) == goArrayOrigin {
 		exported := exportedOf(C.mtsgo_go_array_handle(raw.ptr))
 		return &cHeldGoArray{Array: exported.array, exported: exported, raw: raw}
 	}

@@ -30,8 +30,8 @@ struct mts_array_t mtsgo_go_array(uintptr_t handle, int owning);
 /* The cgo handle behind the `ptr` of an array made by mtsgo_go_array. */
 uintptr_t mtsgo_go_array_handle(const void *ptr);
 
-/* Non-zero for arrays made by mtsgo_go_array. */
-int mtsgo_is_go_array(const struct mts_array_t *array);
+/* The origin member of every array made by mtsgo_go_array, which tells them apart. */
+const void *mtsgo_go_array_origin(void);
 
 /* Non-zero until mts_disable_panic_printing is called. */
 int mtsgo_panic_printing_enabled(void);
@@ -72,6 +72,31 @@ extern int mtsgo_labels_origin_asked;
 
 /* Publishes the CPU values of labels to every thread. */
 void mtsgo_labels_publish_values(struct mts_labels_t *labels, const int32_t *values);
+
+/* The device and the shape of an array, returned by value: a pointer to a Go variable passed
+ * to C makes the variable escape to the Go heap, one allocation per call. */
+struct mtsgo_device_result {
+    mts_status_t status;
+    DLDevice device;
+};
+
+static inline struct mtsgo_device_result mtsgo_array_device_value(const struct mts_array_t *array) {
+    struct mtsgo_device_result result = {0};
+    result.status = mtsgo_array_device(array, &result.device);
+    return result;
+}
+
+struct mtsgo_shape_result {
+    mts_status_t status;
+    const uintptr_t *shape;
+    uintptr_t count;
+};
+
+static inline struct mtsgo_shape_result mtsgo_array_shape_value(const struct mts_array_t *array) {
+    struct mtsgo_shape_result result = {0};
+    result.status = mtsgo_array_shape(array, &result.shape, &result.count);
+    return result;
+}
 
 /* Allocates a zeroed labels record holding a copy of the (non-NULL) names; NULL when out of
  * memory. */
