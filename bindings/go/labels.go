@@ -12,13 +12,16 @@ import (
 // each *Labels holds its own reference, released by Close.
 type Labels struct {
 	labels *core.ArrayLabels
-	owner  *owner
+	// Labels have no views sharing their owner, which can then live in the same allocation.
+	owner owner
 }
 
 // adoptLabels wraps core labels, taking over one reference to them.
 func adoptLabels(labels *core.ArrayLabels) *Labels {
 	l := &Labels{labels: labels}
-	l.owner = newOwner(l, labels.Release)
+	// Without views, nothing can look at the state once l is unreachable: the cleanup
+	// releases the labels alone, and Close stops it first.
+	l.owner.cleanup = runtime.AddCleanup(l, (*core.ArrayLabels).Release, labels)
 	return l
 }
 
