@@ -112,15 +112,21 @@ func newLabels(names []string, values []int32, count int, checkUnique bool) (*La
 	return adoptLabels(core.LabelsFromValues(cpu.Names(), cpu)), nil
 }
 
-// get gives the core labels, or the error of labels used after Close.
+// get gives the core labels, or the error of nil labels or labels used after Close (out of
+// line: get is on the path of every lookup).
 func (l *Labels) get() (*core.ArrayLabels, error) {
-	if l == nil {
-		return nil, invalidf("got nil Labels")
-	}
-	if err := l.owner.check("Labels"); err != nil {
-		return nil, err
+	if l == nil || l.owner.state.Load() != live {
+		return nil, l.unusable()
 	}
 	return l.labels, nil
+}
+
+// unusable gives the error of get: an owner is never live again once it was not.
+func (l *Labels) unusable() error {
+	if l == nil {
+		return invalidf("got nil Labels")
+	}
+	return l.owner.check("Labels")
 }
 
 // closing ends a live reference, once, for Close.
