@@ -19,9 +19,13 @@ type Labels struct {
 // adoptLabels wraps core labels, taking over one reference to them.
 func adoptLabels(labels *core.ArrayLabels) *Labels {
 	l := &Labels{labels: labels}
-	// Without views, nothing can look at the state once l is unreachable: the cleanup
+	// Labels in Go memory alone need no cleanup, which is costly to register (the runtime
+	// keeps a sorted list per span): the garbage collector reclaims them whole. Otherwise,
+	// without views nothing can look at the state once l is unreachable: the cleanup
 	// releases the labels alone, and Close stops it first.
-	l.owner.cleanup = runtime.AddCleanup(l, (*core.ArrayLabels).Release, labels)
+	if !labels.ReleasesGoMemoryOnly() {
+		l.owner.cleanup = runtime.AddCleanup(l, (*core.ArrayLabels).Release, labels)
+	}
 	return l
 }
 

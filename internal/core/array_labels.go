@@ -240,6 +240,18 @@ func (l *ArrayLabels) Retain() { l.references.Add(1) }
 // View gives the slot of the binding's record for these labels.
 func (l *ArrayLabels) View() *View { return &l.view }
 
+// ReleasesGoMemoryOnly tells whether the last Release would only let go of Go memory: the
+// values are in the library's own array or in a HostArray, and no binding record is
+// attached. A Go holder of such labels needs no cleanup: once they are unreachable, the
+// garbage collector reclaims all of it, released or not. Keep it in step with Release.
+func (l *ArrayLabels) ReleasesGoMemoryOnly() bool {
+	switch l.array.(type) {
+	case *LabelsArray, *HostArray:
+		return l.view.Record() == nil
+	}
+	return false
+}
+
 // Release drops one holder. The last one destroys the values array, lets go of the exported
 // values and releases the binding's record.
 func (l *ArrayLabels) Release() {
