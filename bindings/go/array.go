@@ -82,7 +82,7 @@ type Element interface {
 // DTypeOf gives the dtype of elements of type T: f64 for float64, i8 for int8, f16 for
 // Float16, bool for bool, and so on.
 func DTypeOf[T Element]() DType {
-	if reflect.TypeFor[T]() == reflect.TypeFor[Float16]() {
+	if _, ok := any(*new(T)).(Float16); ok { // cheaper than comparing reflect types
 		return DType{Code: core.CodeFloat, Bits: 16, Lanes: 1}
 	}
 	dtype, err := core.DTypeOf[T]()
@@ -113,7 +113,8 @@ func NewArray[T Element](shape []int, values []T) (*HostArray, error) {
 // copying them: the array takes values over, and the caller must not modify them afterwards.
 // len(values) must be the product of the shape.
 func NewArrayFrom[T Element](shape []int, values []T) (*HostArray, error) {
-	dims, err := uintptrShape(shape)
+	var buf [4]uintptr // the arrays copy the shape: it can stay on the stack
+	dims, err := uintptrShape(buf[:0], shape)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +124,8 @@ func NewArrayFrom[T Element](shape []int, values []T) (*HostArray, error) {
 
 // NewZeros makes a HostArray of the given shape filled with zeros.
 func NewZeros[T Element](shape []int) (*HostArray, error) {
-	dims, err := uintptrShape(shape)
+	var buf [4]uintptr // the arrays copy the shape: it can stay on the stack
+	dims, err := uintptrShape(buf[:0], shape)
 	if err != nil {
 		return nil, err
 	}
@@ -185,14 +187,13 @@ func checkElementType[T Element](array Array) error {
 	return nil
 }
 
-// uintptrShape converts a shape given as ints.
-func uintptrShape(shape []int) ([]uintptr, error) {
-	dims := make([]uintptr, len(shape))
+// uintptrShape appends a shape given as ints to dims.
+func uintptrShape(dims []uintptr, shape []int) ([]uintptr, error) {
 	for i, n := range shape {
 		if n < 0 {
 			return nil, invalidf("invalid shape %v: axis %d has a negative size", shape, i)
 		}
-		dims[i] = uintptr(n)
+		dims = append(dims, uintptr(n))
 	}
 	return dims, nil
 }

@@ -12,13 +12,20 @@ import (
 // each *Labels holds its own reference, released by Close.
 type Labels struct {
 	labels *core.ArrayLabels
-	owner  *owner
+	// Labels have no views sharing their owner, which can then live in the same allocation.
+	owner owner
 }
 
 // adoptLabels wraps core labels, taking over one reference to them.
 func adoptLabels(labels *core.ArrayLabels) *Labels {
 	l := &Labels{labels: labels}
-	l.owner = newOwner(l, labels.Release)
+	// Labels in Go memory alone need no cleanup, which is costly to register (the runtime
+	// keeps a sorted list per span): the garbage collector reclaims them whole. Otherwise,
+	// without views nothing can look at the state once l is unreachable: the cleanup
+	// releases the labels alone, and Close stops it first.
+	if !labels.ReleasesGoMemoryOnly() {
+		l.owner.cleanup = runtime.AddCleanup(l, (*core.ArrayLabels).Release, labels)
+	}
 	return l
 }
 
@@ -109,15 +116,21 @@ func newLabels(names []string, values []int32, count int, checkUnique bool) (*La
 	return adoptLabels(core.LabelsFromValues(cpu.Names(), cpu)), nil
 }
 
-// get gives the core labels, or the error of labels used after Close.
+// get gives the core labels, or the error of nil labels or labels used after Close (out of
+// line: get is on the path of every lookup).
 func (l *Labels) get() (*core.ArrayLabels, error) {
-	if l == nil {
-		return nil, invalidf("got nil Labels")
-	}
-	if err := l.owner.check("Labels"); err != nil {
-		return nil, err
+	if l == nil || l.owner.state.Load() != live {
+		return nil, l.unusable()
 	}
 	return l.labels, nil
+}
+
+// unusable gives the error of get: an owner is never live again once it was not.
+func (l *Labels) unusable() error {
+	if l == nil {
+		return invalidf("got nil Labels")
+	}
+	return l.owner.check("Labels")
 }
 
 // closing ends a live reference, once, for Close.

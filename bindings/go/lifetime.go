@@ -46,9 +46,18 @@ func (o *owner) release(to int32) bool {
 	return true
 }
 
-// check reports an owner that is no longer live, naming the kind of object used.
+// check reports an owner that is no longer live, naming the kind of object used. It is
+// small enough to be inlined in every method.
 func (o *owner) check(kind string) error {
-	switch o.state.Load() {
+	if state := o.state.Load(); state != live {
+		return stateError(state, kind)
+	}
+	return nil
+}
+
+// stateError is the error of check for an owner that is not live.
+func stateError(state int32, kind string) error {
+	switch state {
 	case closed:
 		return invalidf("this %s can not be used: it, or the object it is a view into, was closed", kind)
 	case moved:

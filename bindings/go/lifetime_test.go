@@ -66,6 +66,22 @@ func TestViewsKeepTheirOwnerAlive(t *testing.T) {
 	collectUntil(t, func() bool { return destroyed.Load() == 1 })
 }
 
+// forgottenLabels makes labels over a counted custom array, and a clone of them, that nothing
+// references once this returns.
+func forgottenLabels(t *testing.T, destroyed *atomic.Int32) {
+	labels, err := metatensor.NewLabelsFromArrayAssumeUnique([]string{"a"}, int32Array(t, destroyed, 2, 1, 0, 1))
+	require.NoError(t, err)
+	_, err = labels.Clone()
+	require.NoError(t, err)
+}
+
+func TestForgottenLabelsOverCustomArraysAreFreed(t *testing.T) {
+	// Labels in Go memory alone have no cleanup; those over other arrays must keep theirs.
+	var destroyed atomic.Int32
+	forgottenLabels(t, &destroyed)
+	collectUntil(t, func() bool { return destroyed.Load() == 1 })
+}
+
 func TestClosedObjectsAreNotFreedTwice(t *testing.T) {
 	var destroyed atomic.Int32
 	func() {

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -24,6 +25,10 @@ type ArrayLabels struct {
 	// destroyed when the last one lets go. New labels have one reference.
 	references atomic.Int64
 	view       View
+
+	// ownNames holds the copy of names when there are at most 4: most labels then need no
+	// allocation for them.
+	ownNames [4]string
 }
 
 // NewArrayLabels makes labels from dimension names and a [count, len(names)] array of int32
@@ -38,11 +43,21 @@ func NewArrayLabels(names []string, array Array, checkUnique bool) (labels *Arra
 	if err := validateLabelNames(names); err != nil {
 		return nil, err
 	}
-	shape, err := array.Shape()
+	var dims [4]uintptr
+	shape, err := shapeInto(array, dims[:0])
 	if err != nil {
 		return nil, err
 	}
 	return newArrayLabelsOfShape(names, array, shape, checkUnique, nil)
+}
+
+// shapeInto asks array its shape. That of a HostArray is appended to buf, which saves an
+// allocation when buf has room.
+func shapeInto(array Array, buf []uintptr) ([]uintptr, error) {
+	if host, ok := array.(*HostArray); ok {
+		return host.appendShape(buf)
+	}
+	return array.Shape()
 }
 
 // NewArrayLabelsOfShape is NewArrayLabels for a caller that asked the array its shape
@@ -107,7 +122,8 @@ func newArrayLabelsOfShape(names []string, array Array, shape []uintptr, checkUn
 		return LabelsFromValues(nil, nil), nil
 	}
 
-	l := &ArrayLabels{names: cloneNames(names), array: array, count: int(shape[0]), size: len(names)}
+	l := &ArrayLabels{array: array, count: int(shape[0]), size: len(names)}
+	l.names = append(l.ownNames[:0:len(l.ownNames)], names...)
 	l.references.Store(1)
 	if checkUnique {
 		// The origin comes first: a caller that asked more did not ask it, having seen that
@@ -127,7 +143,8 @@ func newArrayLabelsOfShape(names []string, array Array, shape []uintptr, checkUn
 
 // CheckLabelsShape checks the shape of the values array of labels with size dimensions: at
 // least two axes, the second of length size (further axes are not looked at, as in the
-// reference), at most maxIndexedCount entries; no values at all without dimensions.
+// reference), at most maxIndexedCount entries; no values at all without dimensions. Its errors
+// format copies of shape, so that shape itself can stay on the caller's stack.
 func CheckLabelsShape(size int, shape []uintptr) error {
 	if size == 0 {
 		elements := uintptr(1)
@@ -136,12 +153,12 @@ func CheckLabelsShape(size int, shape []uintptr) error {
 		}
 		if elements != 0 {
 			return Errorf(InternalError,
-				"labels without dimensions can not have values, got an array of shape %v", shape)
+				"labels without dimensions can not have values, got an array of shape %v", slices.Clone(shape))
 		}
 		return nil
 	}
 	if len(shape) < 2 {
-		return Errorf(InternalError, "labels values must be a 2-D array, got shape %v", shape)
+		return Errorf(InternalError, "labels values must be a 2-D array, got shape %v", slices.Clone(shape))
 	}
 	if shape[1] != uintptr(size) {
 		return Errorf(InternalError,
@@ -169,10 +186,6 @@ func LabelsFromValues(names []string, cpu *Labels) *ArrayLabels {
 	l.references.Store(1)
 	l.cpu.Store(cpu)
 	return l
-}
-
-func cloneNames(names []string) []string {
-	return append([]string(nil), names...)
 }
 
 // Names gives the dimension names; do not modify the slice.
@@ -226,6 +239,18 @@ func (l *ArrayLabels) Retain() { l.references.Add(1) }
 
 // View gives the slot of the binding's record for these labels.
 func (l *ArrayLabels) View() *View { return &l.view }
+
+// ReleasesGoMemoryOnly tells whether the last Release would only let go of Go memory: the
+// values are in the library's own array or in a HostArray, and no binding record is
+// attached. A Go holder of such labels needs no cleanup: once they are unreachable, the
+// garbage collector reclaims all of it, released or not. Keep it in step with Release.
+func (l *ArrayLabels) ReleasesGoMemoryOnly() bool {
+	switch l.array.(type) {
+	case *LabelsArray, *HostArray:
+		return l.view.Record() == nil
+	}
+	return false
+}
 
 // Release drops one holder. The last one destroys the values array, lets go of the exported
 // values and releases the binding's record.

@@ -6,10 +6,19 @@ import "slices"
 // Labels. Results are placed like their first input (REFERENCE.md §3.6).
 
 // Position gives the index of the entry equal to row, or -1 when there is none.
+// It is a hot path: the lookup in values already read is all it does in line.
 func (l *ArrayLabels) Position(row []int32) (int, error) {
+	if cpu := l.cpu.Load(); cpu != nil && len(row) == l.size && l.size != 0 {
+		return cpu.find(row), nil
+	}
+	return l.positionSlow(row)
+}
+
+// positionSlow is Position reading the values first, or failing.
+func (l *ArrayLabels) positionSlow(row []int32) (int, error) {
+	// A row of the wrong width fails before the values are read.
 	if len(row) != l.size {
-		return -1, Errorf(InvalidParameterError,
-			"expected label of size %d in mts_labels_position, got size %d", l.size, len(row))
+		return -1, errPositionWidth(l.size, len(row))
 	}
 	cpu, err := l.CPU()
 	if err != nil {

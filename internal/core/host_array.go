@@ -27,6 +27,22 @@ type HostArray struct {
 	shape     []uintptr
 	data      []byte // aligned for the dtype, so that HostValues can view it
 	destroyed bool
+
+	// dims holds shape when it has at most 4 axes: most arrays then need no allocation
+	// for their shape.
+	dims [4]uintptr
+}
+
+// newHostArray makes an array of data with a copy of shape.
+func newHostArray(dtype DType, shape []uintptr, data []byte) *HostArray {
+	a := &HostArray{dtype: dtype, data: data}
+	a.setShape(shape)
+	return a
+}
+
+// setShape sets a copy of shape, in dims when it fits.
+func (a *HostArray) setShape(shape []uintptr) {
+	a.shape = append(a.dims[:0:len(a.dims)], shape...)
 }
 
 var _ Array = (*HostArray)(nil)
@@ -75,7 +91,7 @@ func NewHostArray(dtype DType, shape []uintptr) (*HostArray, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &HostArray{dtype: dtype, shape: slices.Clone(shape), data: alignedBytes(n * dtype.ElementSize())}, nil
+	return newHostArray(dtype, shape, alignedBytes(n*dtype.ElementSize())), nil
 }
 
 // HostArrayFromBytes makes an array over data, the row-major elements in native byte order.
@@ -102,7 +118,7 @@ func HostArrayFromBytes(dtype DType, shape []uintptr, data []byte) (*HostArray, 
 		copy(aligned, data)
 		data = aligned
 	}
-	return &HostArray{dtype: dtype, shape: slices.Clone(shape), data: data[:len(data):len(data)]}, nil
+	return newHostArray(dtype, shape, data[:len(data):len(data)]), nil
 }
 
 // usable reports an array that was destroyed, or that no constructor made (a zero HostArray
@@ -188,6 +204,15 @@ func (a *HostArray) Shape() ([]uintptr, error) {
 	}
 	defer a.mu.RUnlock()
 	return append([]uintptr{}, a.shape...), nil
+}
+
+// appendShape is Shape appending to buf, for the core's own calls that only read the shape.
+func (a *HostArray) appendShape(buf []uintptr) ([]uintptr, error) {
+	if err := a.rlock("Shape"); err != nil {
+		return nil, err
+	}
+	defer a.mu.RUnlock()
+	return append(buf, a.shape...), nil
 }
 
 // AsDLPack exports the array without copying. Only the CPU, with no stream, and DLPack 1.x
@@ -290,7 +315,7 @@ func (a *HostArray) Create(shape []uintptr, fill Array) (Array, error) {
 		return nil, err
 	}
 
-	out := &HostArray{dtype: dtype, shape: slices.Clone(shape), data: alignedBytes(n * dtype.ElementSize())}
+	out := newHostArray(dtype, shape, alignedBytes(n*dtype.ElementSize()))
 	if slices.ContainsFunc(value, func(b byte) bool { return b != 0 }) && n > 0 {
 		// Doubling copies fill the array in log(n) calls to copy.
 		filled := copy(out.data, value)
@@ -348,7 +373,7 @@ func (a *HostArray) Copy(device Device) (Array, error) {
 	}
 	data := alignedBytes(len(a.data))
 	copy(data, a.data)
-	return &HostArray{dtype: a.dtype, shape: slices.Clone(a.shape), data: data}, nil
+	return newHostArray(a.dtype, a.shape, data), nil
 }
 
 // Destroy drops the data. Later calls do nothing; other methods then fail.

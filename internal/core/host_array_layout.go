@@ -19,7 +19,7 @@ func (a *HostArray) Reshape(shape []uintptr) error {
 			"invalid `shape` %s for HostArray.Reshape: the array has shape %s (%d elements)",
 			formatShape(shape), formatShape(a.shape), have)
 	}
-	a.shape = slices.Clone(shape)
+	a.setShape(shape)
 	return nil
 }
 

@@ -148,8 +148,7 @@ func (l *Labels) IsSorted() bool {
 // Position gives the index of the entry equal to row, or -1 when there is none.
 func (l *Labels) Position(row []int32) (int, error) {
 	if len(row) != l.size {
-		return -1, Errorf(InvalidParameterError,
-			"expected label of size %d in mts_labels_position, got size %d", l.size, len(row))
+		return -1, errPositionWidth(l.size, len(row))
 	}
 	if l.size == 0 {
 		return -1, Errorf(InternalError, "can not look up an entry in labels without dimensions")
@@ -157,12 +156,23 @@ func (l *Labels) Position(row []int32) (int, error) {
 	return l.find(row), nil
 }
 
+// errPositionWidth is the error of a position lookup of a row of width values in labels of
+// size dimensions.
+func errPositionWidth(size, width int) error {
+	return Errorf(InvalidParameterError,
+		"expected label of size %d in mts_labels_position, got size %d", size, width)
+}
+
 // find is Position for a row of the right width.
 func (l *Labels) find(row []int32) int {
-	if l.count == 0 {
-		return -1
+	ix := l.index.Load()
+	if ix == nil {
+		if l.count == 0 {
+			return -1 // no index without entries
+		}
+		ix = l.buildIndex()
 	}
-	return l.positions().find(l.values, row)
+	return ix.find(l.values, row)
 }
 
 // positions gives the hash index of the rows, building it on first use. Labels without
@@ -171,6 +181,11 @@ func (l *Labels) positions() *labelsIndex {
 	if ix := l.index.Load(); ix != nil {
 		return ix
 	}
+	return l.buildIndex()
+}
+
+// buildIndex builds the hash index once, for positions and find.
+func (l *Labels) buildIndex() *labelsIndex {
 	l.indexLock.Lock()
 	defer l.indexLock.Unlock()
 	if ix := l.index.Load(); ix != nil {
