@@ -3,6 +3,7 @@ package core
 import (
 	"math/bits"
 	"slices"
+	"sync/atomic"
 )
 
 // Visiting a large index in the order of the rows at hand sends every row to a random slot:
@@ -116,8 +117,9 @@ func (ix *labelsIndex) walkRegions(values, rows []int32, size, from, to int, out
 	return duplicates
 }
 
-// streamSink keeps the reads of streamRegion from being optimised away.
-var streamSink uint32
+// streamSink keeps the reads of streamRegion from being optimised away (atomic: indexes are
+// built and searched from several goroutines at once).
+var streamSink atomic.Uint32
 
 // streamRegion reads one word of every cache line of region r of the table.
 func (ix *labelsIndex) streamRegion(r int) {
@@ -128,7 +130,7 @@ func (ix *labelsIndex) streamRegion(r int) {
 		sum += ix.slots[at]
 	}
 	if sum == 1 {
-		streamSink++
+		streamSink.Add(1)
 	}
 }
 
