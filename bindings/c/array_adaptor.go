@@ -273,11 +273,18 @@ func dtypeToC(t core.DType) C.DLDataType {
 	return C.DLDataType{code: C.uint8_t(t.Code), bits: C.uint8_t(t.Bits), lanes: C.uint16_t(t.Lanes)}
 }
 
-// CompareArrays runs core's compareArrays in C when every array is a C array.
-func (a *cArray) CompareArrays(arrays []core.Array) (first, other core.ArrayDescription, index int, ok bool, err error) {
-	raws := make([]*C.struct_mts_array_t, len(arrays))
-	for i, array := range arrays {
-		c, isC := array.(*cArray)
+// CompareArrays runs core's compareArrays in C when every array is a C array. The list of
+// arrays is in C memory: thousands of pointers in Go memory would be checked one by one by
+// cgo's pointer checks.
+func (a *cArray) CompareArrays(count int, array func(i int) core.Array) (first, other core.ArrayDescription, index int, ok bool, err error) {
+	memory := C.malloc(C.size_t(uintptr(count) * unsafe.Sizeof(uintptr(0))))
+	if memory == nil {
+		return first, other, 0, false, nil
+	}
+	defer C.free(memory)
+	raws := unsafe.Slice((**C.struct_mts_array_t)(memory), count)
+	for i := range raws {
+		c, isC := array(i).(*cArray)
 		if !isC {
 			return first, other, 0, false, nil
 		}
@@ -285,7 +292,7 @@ func (a *cArray) CompareArrays(arrays []core.Array) (first, other core.ArrayDesc
 	}
 	var cFirst, cOther C.struct_mtsgo_array_description
 	var failure C.int
-	stop := C.mtsgo_compare_arrays(&raws[0], C.uintptr_t(len(raws)), &cFirst, &cOther, &failure)
+	stop := C.mtsgo_compare_arrays(&raws[0], C.uintptr_t(count), &cFirst, &cOther, &failure)
 	first, other = descriptionFromC(cFirst), descriptionFromC(cOther)
 	if failure != 0 {
 		member := [...]string{"origin", "device", "dtype"}[max(failure, -failure)-1]

@@ -77,27 +77,6 @@ func mtsgo_get_data_origin(origin C.mts_data_origin_t, buffer *C.char, buffer_si
 	return statusOf(implGetDataOrigin(origin, buffer, buffer_size))
 }
 
-// mtsgo_block is the Go body of mts_block.
-//
-//export mtsgo_block
-func mtsgo_block(data C.struct_mts_array_t, samples *C.struct_mts_labels_t, components **C.struct_mts_labels_t, components_count C.uintptr_t, properties *C.struct_mts_labels_t) (result *C.struct_mts_block_t) {
-	defer recoverObject("mts_block", &result)
-	value, err := implBlock(data, samples, components, components_count, properties)
-	if err != nil {
-		recordError(err)
-		return nil
-	}
-	return value
-}
-
-// mtsgo_block_free is the Go body of mts_block_free.
-//
-//export mtsgo_block_free
-func mtsgo_block_free(block *C.struct_mts_block_t) (status C.mts_status_t) {
-	defer recoverStatus("mts_block_free", &status)
-	return statusOf(implBlockFree(block))
-}
-
 // mtsgo_block_copy is the Go body of mts_block_copy.
 //
 //export mtsgo_block_copy

@@ -29,27 +29,35 @@ var handleTable struct {
 }
 
 // newHandle stores v and gives its handle; delete it when C lets go of the object.
-func newHandle(v any) objectHandle {
+func newHandle(v any) (h objectHandle) {
+	newHandles(1, func(int) any { return v }, func(_ int, made objectHandle) { h = made })
+	return h
+}
+
+// newHandles stores count values, taking the lock once: value(i) is stored, and set(i, h)
+// given its handle.
+func newHandles(count int, value func(i int) any, set func(i int, h objectHandle)) {
 	t := &handleTable
 	t.lock.Lock()
-	var slot uintptr
-	if n := len(t.free); n > 0 {
-		slot = t.free[n-1]
-		t.free = t.free[:n-1]
-	} else {
-		slot = t.next
-		if slot>>handleChunkBits >= handleChunks {
-			t.lock.Unlock()
-			panic(core.Errorf(core.InternalError, "too many live objects"))
+	defer t.lock.Unlock()
+	for i := range count {
+		var slot uintptr
+		if n := len(t.free); n > 0 {
+			slot = t.free[n-1]
+			t.free = t.free[:n-1]
+		} else {
+			slot = t.next
+			if slot>>handleChunkBits >= handleChunks {
+				panic(core.Errorf(core.InternalError, "too many live objects"))
+			}
+			t.next++
+			if chunk := slot >> handleChunkBits; t.chunks[chunk].Load() == nil {
+				t.chunks[chunk].Store(new([handleChunkSize]any))
+			}
 		}
-		t.next++
-		if chunk := slot >> handleChunkBits; t.chunks[chunk].Load() == nil {
-			t.chunks[chunk].Store(new([handleChunkSize]any))
-		}
+		t.chunks[slot>>handleChunkBits].Load()[slot&(handleChunkSize-1)] = value(i)
+		set(i, objectHandle(slot+1))
 	}
-	t.lock.Unlock()
-	t.chunks[slot>>handleChunkBits].Load()[slot&(handleChunkSize-1)] = v
-	return objectHandle(slot + 1)
 }
 
 // Value gives the stored value.
@@ -59,10 +67,17 @@ func (h objectHandle) Value() any {
 }
 
 // Delete frees the handle; it must not be used afterwards.
-func (h objectHandle) Delete() {
-	slot := uintptr(h) - 1
-	handleTable.chunks[slot>>handleChunkBits].Load()[slot&(handleChunkSize-1)] = nil
+func (h objectHandle) Delete() { deleteHandles([]objectHandle{h}) }
+
+// deleteHandles is Delete for many handles, taking the lock once.
+func deleteHandles(handles []objectHandle) {
+	for _, h := range handles {
+		slot := uintptr(h) - 1
+		handleTable.chunks[slot>>handleChunkBits].Load()[slot&(handleChunkSize-1)] = nil
+	}
 	handleTable.lock.Lock()
-	handleTable.free = append(handleTable.free, slot)
+	for _, h := range handles {
+		handleTable.free = append(handleTable.free, uintptr(h)-1)
+	}
 	handleTable.lock.Unlock()
 }

@@ -86,11 +86,13 @@ static int plainly_valid_names(const char *const *names, uintptr_t count) {
     return 1;
 }
 
-/* What a failed array callback gives, as in Go: the callback's error, with the context
- * before its message; then the array is destroyed, as it is on every error. */
-static const struct mts_labels_t *callback_failed(struct mts_array_t *array, const char *context) {
+void mtsgo_array_callback_failed(struct mts_array_t *array, const char *context) {
     mtsgo_callback_failed(context, strlen(context));
     mtsgo_array_destroy(array);
+}
+
+static const struct mts_labels_t *callback_failed(struct mts_array_t *array, const char *context) {
+    mtsgo_array_callback_failed(array, context);
     return NULL;
 }
 

@@ -7,6 +7,7 @@ import "C"
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/metatensor-go/metatensor/internal/core"
@@ -143,6 +144,14 @@ func mtsgo_labels_release(record *C.struct_mts_labels_t) (status C.mts_status_t)
 	// record in turn unless a block or tensor map still holds them.
 	object.labels.Release()
 	return C.MTS_SUCCESS
+}
+
+// dropCReference drops one C reference to materialized labels, as mts_labels_free does: the
+// last one lets go of the record's core reference.
+func dropCReference(record *C.struct_mts_labels_t, object *labelsObject) {
+	if atomic.AddUintptr((*uintptr)(unsafe.Pointer(&record.references)), ^uintptr(0)) == 0 {
+		object.labels.Release()
+	}
 }
 
 // disposeLabelsRecord releases a labels record and everything C-side it holds.

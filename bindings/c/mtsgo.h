@@ -113,10 +113,23 @@ uintptr_t mtsgo_labels_acquire(struct mts_labels_t *labels);
 mts_status_t mtsgo_labels_check(const struct mts_labels_t *labels);
 /* Blocks and tensor maps are owned by one holder and changed only under the caller's own
  * synchronisation. Their records keep the string lists the ABI hands out. */
+/* Blocks with more component axes than this are made in Go. */
+#define MTSGO_C_BLOCK_COMPONENTS 4
+
 struct mts_block_t {
-    struct mtsgo_record record;
+    struct mtsgo_record record; /* the handle is 0 (read atomically) until Go makes the block */
     const char *const *gradients; /* parameters in insertion order: one malloc'd block, or NULL */
     uintptr_t gradients_count;
+    /* Blocks checked and made in C (mtsgo_c_block). The values array stays here when Go makes
+     * the block (the record lives as long as the block); the labels pointers hold one C
+     * reference each until then, which Go takes over. */
+    struct mts_array_t values;
+    DLDevice device;
+    struct mts_labels_t *samples;
+    struct mts_labels_t *properties;
+    struct mts_labels_t *components[MTSGO_C_BLOCK_COMPONENTS];
+    uintptr_t components_count;
+    uint64_t claimed; /* the number of the last mts_tensormap call given the block */
 };
 
 struct mts_tensormap_t {
@@ -146,6 +159,16 @@ void mtsgo_array_release(struct mts_array_t *array);
 
 /* Frees a block record and its list of gradient parameters. */
 void mtsgo_block_record_free(struct mts_block_t *record);
+
+/* Destroys arrays[0..arrays_count), freeing those whose `owned` is not 0 (the others live in
+ * records, and are zeroed), then frees records[0..records_count) as mtsgo_block_record_free. */
+void mtsgo_release_batch(struct mts_array_t *const *arrays, const uint8_t *owned,
+                         uintptr_t arrays_count, struct mts_block_t *const *records,
+                         uintptr_t records_count);
+
+/* What a failed array callback gives, as in Go: the callback's error with `context` before
+ * its message; then the array is destroyed, as on every error of a function taking it. */
+void mtsgo_array_callback_failed(struct mts_array_t *array, const char *context);
 
 /* One malloc'd block holding a table of `count` pointers followed by the NUL-terminated
  * strings: a copy of `strings`; NULL when count is 0 or out of memory. Release it with free. */

@@ -5,6 +5,7 @@ package main
 import "C"
 
 import (
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/metatensor-go/metatensor/internal/core"
@@ -51,6 +52,9 @@ func tensorMapOf(record *C.struct_mts_tensormap_t) (*tensorMapObject, error) {
 	return value.(*tensorMapObject), nil
 }
 
+// tensorMapCalls numbers the calls to mts_tensormap.
+var tensorMapCalls atomic.Uint64
+
 func implTensormap(keys *C.struct_mts_labels_t, blocks **C.struct_mts_block_t, count C.uintptr_t) (*C.struct_mts_tensormap_t, error) {
 	keysObject, err := labelsOf(keys)
 	if err != nil {
@@ -61,17 +65,28 @@ func implTensormap(keys *C.struct_mts_labels_t, blocks **C.struct_mts_block_t, c
 		slots = unsafe.Slice(blocks, count)
 	}
 	// Everything that leaves the blocks with the caller is checked before taking any.
-	coreBlocks := make([]*core.Block, len(slots))
-	seen := make(map[*C.struct_mts_block_t]struct{}, len(slots))
+	// A block given twice is found by the call's number left in its record.
+	call := C.uint64_t(tensorMapCalls.Add(1))
 	for i, slot := range slots {
 		if slot == nil {
 			return nil, core.Errorf(core.InvalidParameterError, "got invalid NULL pointer for blocks[%d]", i)
 		}
-		if _, repeated := seen[slot]; repeated {
+		if recordKind(slot.record.magic) != blockRecord {
+			_, err := lookupRecord(&slot.record, blockRecord)
+			return nil, err
+		}
+		if slot.claimed == call {
 			return nil, core.Errorf(core.InvalidParameterError,
 				"got the same block more than once when constructing a tensor map")
 		}
-		seen[slot] = struct{}{}
+		slot.claimed = call
+	}
+	coreBlocks := make([]*core.Block, len(slots))
+	// Blocks made in C are made in Go together.
+	if err := materializeBlocks(slots); err != nil {
+		return nil, err
+	}
+	for i, slot := range slots {
 		if coreBlocks[i], err = blockOf(slot); err != nil {
 			return nil, err
 		}
@@ -91,7 +106,13 @@ func implTensormapFree(record *C.struct_mts_tensormap_t) error {
 	if err != nil {
 		return err
 	}
-	object.tensor.Free()
+	release := newBatchRelease(object.tensor)
+	if release == nil {
+		object.tensor.Free()
+		return nil
+	}
+	defer release.finish()
+	object.tensor.FreeWith(release)
 	return nil
 }
 

@@ -198,6 +198,8 @@ mts_status_t mts_get_data_origin(mts_data_origin_t origin, char *buffer, uintptr
     return mtsgo_get_data_origin(origin, buffer, buffer_size);
 }
 
+struct mts_block_t *mtsgo_c_block(struct mts_array_t data, const struct mts_labels_t *samples, const struct mts_labels_t *const *components, uintptr_t components_count, const struct mts_labels_t *properties);
+
 struct mts_block_t *mts_block(struct mts_array_t data, const struct mts_labels_t *samples, const struct mts_labels_t *const *components, uintptr_t components_count, const struct mts_labels_t *properties) {
     if (samples == NULL) {
         mtsgo_array_destroy(&data);
@@ -214,14 +216,16 @@ struct mts_block_t *mts_block(struct mts_array_t data, const struct mts_labels_t
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for components");
         return NULL;
     }
-    return (struct mts_block_t *)mtsgo_block(data, (struct mts_labels_t *)samples, (struct mts_labels_t **)components, components_count, (struct mts_labels_t *)properties);
+    return mtsgo_c_block(data, samples, components, components_count, properties);
 }
+
+mts_status_t mtsgo_c_block_free(struct mts_block_t *block);
 
 mts_status_t mts_block_free(struct mts_block_t *block) {
     if (block == NULL) {
         return MTS_SUCCESS;
     }
-    return mtsgo_block_free(block);
+    return mtsgo_c_block_free(block);
 }
 
 struct mts_block_t *mts_block_copy(const struct mts_block_t *block) {

@@ -24,27 +24,28 @@ func describeArray(array Array) (d ArrayDescription, err error) {
 // their own kind at once (a C binding crosses into C once instead of three times per array).
 // ok is false when it can not handle these arrays.
 type ArraysComparer interface {
-	CompareArrays(arrays []Array) (first, other ArrayDescription, index int, ok bool, err error)
+	CompareArrays(count int, array func(i int) Array) (first, other ArrayDescription, index int, ok bool, err error)
 }
 
-// compareArrays describes arrays in order, stopping at the first failure or at the first array
-// whose description differs from the first one's: index is that array's position and other
-// its description, or index is -1 (and other equals first) when they all agree.
-func compareArrays(arrays []Array) (first, other ArrayDescription, index int, err error) {
-	if comparer, ok := arrays[0].(ArraysComparer); ok {
-		if first, other, index, ok, err := comparer.CompareArrays(arrays); ok {
+// compareArrays describes count arrays in order (array gives each, without allocating a slice
+// of them for thousands of blocks), stopping at the first failure or at the first array whose
+// description differs from the first one's: index is that array's position and other its
+// description, or index is -1 (and other equals first) when they all agree.
+func compareArrays(count int, array func(i int) Array) (first, other ArrayDescription, index int, err error) {
+	if comparer, ok := array(0).(ArraysComparer); ok {
+		if first, other, index, ok, err := comparer.CompareArrays(count, array); ok {
 			return first, other, index, err
 		}
 	}
-	if first, err = describeArray(arrays[0]); err != nil {
+	if first, err = describeArray(array(0)); err != nil {
 		return first, first, 0, err
 	}
-	for i, array := range arrays[1:] {
-		if other, err = describeArray(array); err != nil {
-			return first, other, i + 1, err
+	for i := 1; i < count; i++ {
+		if other, err = describeArray(array(i)); err != nil {
+			return first, other, i, err
 		}
 		if other != first {
-			return first, other, i + 1, nil
+			return first, other, i, nil
 		}
 	}
 	return first, first, -1, nil

@@ -28,40 +28,67 @@ type Gradient struct {
 
 // NewBlock makes a block. The values belong to the block from now on, and are destroyed when
 // this fails; the labels gain a reference only when it succeeds.
-func NewBlock(values Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels) (block *Block, err error) {
+func NewBlock(values Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels) (*Block, error) {
+	return NewBlockAsked(values, samples, components, properties, BlockAsked{})
+}
+
+// BlockAsked is what a binding already asked the values array and the labels before handing a
+// block over (the C library checks the common case in C): NewBlockAsked goes on from there
+// without asking again, so that no callback runs twice.
+type BlockAsked struct {
+	// Shape is the values' shape, when HasShape.
+	Shape    []uintptr
+	HasShape bool
+	// Devices are the devices asked so far, in the order they are checked: the values', then
+	// the samples', the components' and the properties'.
+	Devices []Device
+}
+
+// NewBlockAsked is NewBlock going on from what was asked already.
+func NewBlockAsked(values Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels, asked BlockAsked) (*Block, error) {
+	block := new(Block)
+	if err := InitBlockAsked(block, values, samples, slices.Clone(components), properties, asked); err != nil {
+		return nil, err
+	}
+	return block, nil
+}
+
+// InitBlockAsked is NewBlockAsked making the block in place, in a zero Block the caller
+// allocated (a binding making many blocks at once allocates them together). The block keeps
+// the components slice, which the caller must not change afterwards.
+func InitBlockAsked(block *Block, values Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels, asked BlockAsked) (err error) {
 	defer func() {
 		if err != nil {
 			values.Destroy()
 		}
 	}()
-	if err := checkBlockShape(values, samples, components, properties); err != nil {
-		return nil, err
+	shape := asked.Shape
+	if !asked.HasShape {
+		if shape, err = values.Shape(); err != nil {
+			return err
+		}
 	}
-	if err := checkBlockDevices(values, samples, components, properties); err != nil {
-		return nil, err
+	if err := checkBlockShape(shape, samples, components, properties); err != nil {
+		return err
+	}
+	if err := checkBlockDevices(values, samples, components, properties, asked.Devices); err != nil {
+		return err
 	}
 	for i, component := range components {
 		if err := checkComponent(component, i); err != nil {
-			return nil, err
+			return err
 		}
 	}
-
-	block = &Block{
-		values:     values,
-		samples:    samples,
-		components: slices.Clone(components),
-		properties: properties,
-	}
+	block.values = values
+	block.samples = samples
+	block.components = components
+	block.properties = properties
 	block.retainLabels()
-	return block, nil
+	return nil
 }
 
 // checkBlockShape compares the values' shape with the labels' counts, in the reference's order.
-func checkBlockShape(values Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels) error {
-	shape, err := values.Shape()
-	if err != nil {
-		return err
-	}
+func checkBlockShape(shape []uintptr, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels) error {
 	if len(shape) != len(components)+2 {
 		return Errorf(InvalidParameterError,
 			"invalid block: the values have %d dimensions, but we have %d separate labels "+
@@ -97,32 +124,35 @@ func checkBlockShape(values Array, samples *ArrayLabels, components []*ArrayLabe
 	return nil
 }
 
-// checkBlockDevices requires every labels on the device of the values.
-func checkBlockDevices(values Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels) error {
-	device, err := values.Device()
-	if err != nil {
+// checkBlockDevices requires every labels on the device of the values; asked holds the devices
+// already asked, in the order of the checks, which ask the others.
+func checkBlockDevices(values Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels, asked []Device) error {
+	var device Device
+	var err error
+	if len(asked) > 0 {
+		device = asked[0]
+	} else if device, err = values.Device(); err != nil {
 		return err
 	}
-	check := func(labels *ArrayLabels, what string) error {
-		other, err := labels.Device()
-		if err != nil {
+	for i := range len(components) + 2 {
+		labels, what := samples, "samples"
+		if i == len(components)+1 {
+			labels, what = properties, "properties"
+		} else if i > 0 {
+			labels, what = components[i-1], "components"
+		}
+		var other Device
+		if i+1 < len(asked) {
+			other = asked[i+1]
+		} else if other, err = labels.Device(); err != nil {
 			return err
 		}
 		if other != device {
 			return Errorf(InvalidParameterError,
 				"invalid block: values and %s must be on the same device, got '%s' and '%s'", what, device, other)
 		}
-		return nil
 	}
-	if err := check(samples, "samples"); err != nil {
-		return err
-	}
-	for _, component := range components {
-		if err := check(component, "components"); err != nil {
-			return err
-		}
-	}
-	return check(properties, "properties")
+	return nil
 }
 
 // checkComponent requires component labels with one dimension and at least one entry.
@@ -373,17 +403,19 @@ func (b *Block) Copy() (*Block, error) {
 
 // Free releases the values, the gradients and the references to the labels, then the
 // binding's record. A nil block is ignored.
-func (b *Block) Free() {
+func (b *Block) Free() { b.FreeWith(DirectRelease{}) }
+
+// FreeWith is Free, letting r release the arrays and records.
+func (b *Block) FreeWith(r Releaser) {
 	if b == nil {
 		return
 	}
 	for _, g := range b.gradients {
-		g.Block.Free()
+		g.Block.FreeWith(r)
 	}
 	b.gradients = nil
-	b.view.release()
 	if b.values != nil {
-		b.values.Destroy()
+		r.DestroyArray(b.values)
 		b.values = nil
 	}
 	b.samples.Release()
@@ -392,6 +424,8 @@ func (b *Block) Free() {
 	}
 	b.properties.Release()
 	b.samples, b.components, b.properties = nil, nil, nil
+	// Last: a binding may keep the values array in the record (the C library does).
+	b.view.releaseWith(r)
 }
 
 // LabelsEqual tells whether two labels have the same names, entries and device, reading their

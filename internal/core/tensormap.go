@@ -13,8 +13,9 @@ type TensorMap struct {
 	view View
 }
 
-// NewTensorMap makes a tensor map. The blocks belong to it from now on, and are freed when
-// this fails; the keys gain a reference only when it succeeds.
+// NewTensorMap makes a tensor map. The blocks, and the slice holding them, belong to it from
+// now on, and the blocks are freed when this fails; the keys gain a reference only when it
+// succeeds.
 func NewTensorMap(keys *ArrayLabels, blocks []*Block) (tensor *TensorMap, err error) {
 	defer func() {
 		if err != nil {
@@ -37,7 +38,7 @@ func NewTensorMap(keys *ArrayLabels, blocks []*Block) (tensor *TensorMap, err er
 		}
 	}
 	keys.Retain()
-	return &TensorMap{keys: keys, blocks: slices.Clone(blocks)}, nil
+	return &TensorMap{keys: keys, blocks: blocks}, nil
 }
 
 // checkBlocksData requires every block to share block 0's origin, device and dtype, and the
@@ -46,11 +47,7 @@ func checkBlocksData(keys *ArrayLabels, blocks []*Block) error {
 	if len(blocks) == 0 {
 		return nil
 	}
-	values := make([]Array, len(blocks))
-	for i, block := range blocks {
-		values[i] = block.values
-	}
-	first, other, _, err := compareArrays(values)
+	first, other, _, err := compareArrays(len(blocks), func(i int) Array { return blocks[i].values })
 	if err != nil {
 		return err
 	}
@@ -192,15 +189,18 @@ func (t *TensorMap) Copy() (*TensorMap, error) {
 
 // Free releases the blocks, the reference to the keys, then the binding's record. A nil
 // tensor map is ignored.
-func (t *TensorMap) Free() {
+func (t *TensorMap) Free() { t.FreeWith(DirectRelease{}) }
+
+// FreeWith is Free, letting r release the arrays and records.
+func (t *TensorMap) FreeWith(r Releaser) {
 	if t == nil {
 		return
 	}
 	for _, block := range t.blocks {
-		block.Free()
+		block.FreeWith(r)
 	}
 	t.blocks = nil
-	t.view.release()
+	t.view.releaseWith(r)
 	if t.keys != nil {
 		t.keys.Release()
 		t.keys = nil

@@ -22,8 +22,30 @@ func (v *View) Attach(record unsafe.Pointer) bool {
 // the object. A binding sets it once, before creating any object.
 var ViewReleased func(record unsafe.Pointer)
 
-func (v *View) release() {
-	if record := atomic.SwapPointer(&v.record, nil); record != nil && ViewReleased != nil {
+func (v *View) release() { v.releaseWith(DirectRelease{}) }
+
+func (v *View) releaseWith(r Releaser) {
+	if record := atomic.SwapPointer(&v.record, nil); record != nil {
+		r.ReleaseRecord(record)
+	}
+}
+
+// Releaser lets go of what freed blocks and tensor maps held: their values arrays and their
+// binding records. Free releases each at once (DirectRelease); a binding whose every release
+// costs a call into another language frees a tensor map with FreeWith and a Releaser that
+// does them all in one call at the end.
+type Releaser interface {
+	DestroyArray(array Array)
+	ReleaseRecord(record unsafe.Pointer)
+}
+
+// DirectRelease destroys each array and hands each record to ViewReleased at once.
+type DirectRelease struct{}
+
+func (DirectRelease) DestroyArray(array Array) { array.Destroy() }
+
+func (DirectRelease) ReleaseRecord(record unsafe.Pointer) {
+	if ViewReleased != nil {
 		ViewReleased(record)
 	}
 }

@@ -1,0 +1,165 @@
+/* mts_block and mts_block_free without Go for the common case: a block is checked and made in
+ * C, asking the values array and the labels what Go would ask, in the same order, and Go makes
+ * its block the first time a Go function is given the record (blockOf). A block that Go never
+ * saw is freed in C. Every other case, errors included, goes on in Go from what was already
+ * asked, so that no callback runs twice and the errors are Go's. The generated wrappers
+ * (wrappers_gen.c) have already rejected NULL arguments. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "_cgo_export.h"
+#include "mtsgo.h"
+
+mts_status_t mtsgo_c_labels_free(const struct mts_labels_t *labels);
+
+/* Tells whether labels can be used by a block made in C: live, held by the caller, and with
+ * an array of the caller's (Go's own arrays answer without a callback, so Go asks them). */
+static int plain_labels(const struct mts_labels_t *labels) {
+    return labels != NULL && labels->record.magic == MTSGO_LABELS_MAGIC &&
+           __atomic_load_n(&labels->references, __ATOMIC_ACQUIRE) != 0 &&
+           labels->array.device != NULL && labels->array.origin != mtsgo_go_array_origin();
+}
+
+/* Tells whether every argument is one the C path handles, before anything is asked. */
+static int plain_arguments(const struct mts_array_t *data, const struct mts_labels_t *samples,
+                           const struct mts_labels_t *const *components, uintptr_t count,
+                           const struct mts_labels_t *properties) {
+    if (count > MTSGO_C_BLOCK_COMPONENTS || data->shape == NULL || data->device == NULL ||
+        data->origin == mtsgo_go_array_origin() || !plain_labels(samples) ||
+        !plain_labels(properties)) {
+        return 0;
+    }
+    for (uintptr_t i = 0; i < count; i++) {
+        if (!plain_labels(components[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int same_names(const struct mts_labels_t *a, const struct mts_labels_t *b) {
+    if (a->size != b->size) {
+        return 0;
+    }
+    for (uintptr_t i = 0; i < a->size; i++) {
+        if (strcmp(a->names[i], b->names[i]) != 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Tells whether the shape passes the shape checks of core.NewBlockAsked. */
+static int shape_matches(const uintptr_t *shape, uintptr_t dimensions,
+                         const struct mts_labels_t *samples,
+                         const struct mts_labels_t *const *components, uintptr_t count,
+                         const struct mts_labels_t *properties) {
+    if (shape == NULL || dimensions != count + 2 || shape[0] != samples->count ||
+        shape[count + 1] != properties->count) {
+        return 0;
+    }
+    for (uintptr_t i = 0; i < count; i++) {
+        if (shape[i + 1] != components[i]->count) {
+            return 0;
+        }
+        for (uintptr_t j = 0; j < i; j++) {
+            if (same_names(components[i], components[j])) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* Tells whether the components pass the component checks of core.NewBlockAsked. */
+static int components_valid(const struct mts_labels_t *const *components, uintptr_t count) {
+    for (uintptr_t i = 0; i < count; i++) {
+        if (components[i]->size != 1 || components[i]->count == 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+struct mts_block_t *mtsgo_c_block(struct mts_array_t data, const struct mts_labels_t *samples,
+                                  const struct mts_labels_t *const *components, uintptr_t count,
+                                  const struct mts_labels_t *properties) {
+    struct mts_labels_t *const *go_components = (struct mts_labels_t *const *)components;
+    struct mts_labels_t *go_samples = (struct mts_labels_t *)samples;
+    struct mts_labels_t *go_properties = (struct mts_labels_t *)properties;
+    if (!plain_arguments(&data, samples, components, count, properties)) {
+        return mtsgo_block_asked(data, go_samples, (struct mts_labels_t **)go_components, count,
+                                 go_properties, NULL, 0, 0, NULL, 0);
+    }
+    const uintptr_t *shape = NULL;
+    uintptr_t dimensions = 0;
+    if (mtsgo_array_shape(&data, &shape, &dimensions) != MTS_SUCCESS) {
+        mtsgo_array_callback_failed(&data, "calling mts_array_t.shape failed");
+        return NULL;
+    }
+    DLDevice devices[MTSGO_C_BLOCK_COMPONENTS + 3];
+    uintptr_t asked = 0;
+    int plain = shape_matches(shape, dimensions, samples, components, count, properties);
+    if (plain) {
+        if (mtsgo_array_device(&data, &devices[0]) != MTS_SUCCESS) {
+            mtsgo_array_callback_failed(&data, "calling mts_array_t.device failed");
+            return NULL;
+        }
+        asked = 1;
+        /* The labels in the order Go checks them: samples, components, properties. */
+        for (uintptr_t i = 0; plain && i < count + 2; i++) {
+            const struct mts_labels_t *labels = i == 0           ? samples
+                                                : i == count + 1 ? properties
+                                                                 : components[i - 1];
+            if (mtsgo_array_device(&labels->array, &devices[asked]) != MTS_SUCCESS) {
+                mtsgo_array_callback_failed(&data, "calling mts_array_t.device failed");
+                return NULL;
+            }
+            plain = devices[asked].device_type == devices[0].device_type &&
+                    devices[asked].device_id == devices[0].device_id;
+            asked++;
+        }
+        plain = plain && components_valid(components, count);
+    }
+    struct mts_block_t *block = NULL;
+    if (plain) {
+        block = calloc(1, sizeof(struct mts_block_t));
+    }
+    if (block == NULL) {
+        /* An error to report, or no memory: Go goes on from what was asked. */
+        return mtsgo_block_asked(data, go_samples, (struct mts_labels_t **)go_components, count,
+                                 go_properties, (uintptr_t *)shape, dimensions, 1, devices, asked);
+    }
+    block->values = data;
+    block->device = devices[0];
+    mtsgo_labels_acquire(go_samples);
+    block->samples = go_samples;
+    for (uintptr_t i = 0; i < count; i++) {
+        mtsgo_labels_acquire(go_components[i]);
+        block->components[i] = go_components[i];
+    }
+    block->components_count = count;
+    mtsgo_labels_acquire(go_properties);
+    block->properties = go_properties;
+    block->record.magic = MTSGO_BLOCK_MAGIC;
+    return block;
+}
+
+mts_status_t mtsgo_c_block_free(struct mts_block_t *block) {
+    if (block->record.magic != MTSGO_BLOCK_MAGIC ||
+        __atomic_load_n(&block->record.handle, __ATOMIC_ACQUIRE) != 0) {
+        return mtsgo_block_release(block);
+    }
+    /* Go never saw it: release what it holds in the order Go's Block.Free does. */
+    block->record.magic = MTSGO_FREED_MAGIC;
+    mtsgo_array_destroy(&block->values);
+    mts_status_t status = mtsgo_c_labels_free(block->samples);
+    for (uintptr_t i = 0; i < block->components_count; i++) {
+        mts_status_t released = mtsgo_c_labels_free(block->components[i]);
+        status = status != MTS_SUCCESS ? status : released;
+    }
+    mts_status_t released = mtsgo_c_labels_free(block->properties);
+    status = status != MTS_SUCCESS ? status : released;
+    mtsgo_block_record_free(block);
+    return status;
+}
