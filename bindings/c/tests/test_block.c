@@ -19,6 +19,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -420,6 +421,144 @@ static void test_create_errors(void) {
 
 /* ------------------------------------------------------------------------ */
 /* accessors                                                                */
+
+/* Blocks read, freed or shared right after their creation, with the labels
+ * the caller gave already released, with many components and with labels the
+ * library made: ours checks common blocks in C and builds the rest of the
+ * block on first use, which must not show. */
+static void test_create_then_use(void) {
+    long live = ta_live();
+
+    /* freed right away: values destroyed once, labels released */
+    const mts_labels_t *s = range(NAMES_S, 3);
+    const mts_labels_t *p = range(NAMES_P, 2);
+    struct test_array *s_array = labels_array(s);
+    struct test_array *array = values2(3, 2, 0.0);
+    mts_block_t *block = mts_block(ta_mts(array), s, NULL, 0, p);
+    CHECK(block != NULL);
+    CHECK_STATUS(mts_block_free(block), MTS_SUCCESS);
+    CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 1);
+    CHECK_INT_EQ(ta_calls(s_array, TA_DESTROY), 0);
+
+    /* the caller's labels released before the block is first read: the block
+     * holds them, and they go with it */
+    array = values2(3, 2, 0.5);
+    block = mts_block(ta_mts(array), s, NULL, 0, p);
+    CHECK(block != NULL);
+    mts_labels_free(s);
+    mts_labels_free(p);
+    CHECK_INT_EQ(ta_calls(s_array, TA_DESTROY), 0);
+    const mts_labels_t *samples = mts_block_labels(block, 0);
+    CHECK(samples == s);
+    const int32_t *values = NULL;
+    uintptr_t count = 0, size = 0;
+    CHECK_STATUS(mts_labels_values_cpu(samples, &values, &count, &size), MTS_SUCCESS);
+    CHECK(count == 3 && size == 1 && values != NULL && values[2] == 2);
+    mts_labels_free(samples);
+    CHECK(block_array(block) == array);
+    CHECK_STATUS(mts_block_free(block), MTS_SUCCESS);
+    CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 1);
+    CHECK_INT_EQ(ta_calls(s_array, TA_DESTROY), 1);
+
+    /* four and five components */
+    static const char *const component_names[5][1] = {{"c0"}, {"c1"}, {"c2"}, {"c3"}, {"c4"}};
+    const mts_labels_t *components[5];
+    for (int i = 0; i < 5; i++) {
+        components[i] = range(component_names[i], (uintptr_t)i + 1);
+    }
+    s = range(NAMES_S, 2);
+    p = range(NAMES_P, 3);
+    for (uintptr_t n = 4; n <= 5; n++) {
+        uintptr_t shape[7] = {2, 1, 2, 3, 4, 5, 0};
+        shape[n + 1] = 3;
+        array = ta_new_f64_filled(shape, n + 2, 1.0);
+        block = mts_block(ta_mts(array), s, components, n, p);
+        CHECK(block != NULL);
+        for (uintptr_t axis = 0; axis < n + 2; axis++) {
+            const mts_labels_t *expected = axis == 0 ? s : axis == n + 1 ? p : components[axis - 1];
+            const mts_labels_t *got = mts_block_labels(block, axis);
+            CHECK(got == expected);
+            mts_labels_free(got);
+        }
+        CHECK_STATUS(mts_block_free(block), MTS_SUCCESS);
+        CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 1);
+    }
+    /* one component too many for the shape is still refused */
+    uintptr_t shape5[7] = {2, 1, 2, 3, 4, 4, 3};
+    CHECK_INVALID_BLOCK(ta_new_f64_filled(shape5, 7, 1.0), s, components, 5, p,
+                        INVALID "invalid block: the values shape along axis 5 is 4 but we have 5 "
+                                "entries for the corresponding component");
+    for (int i = 0; i < 5; i++) {
+        mts_labels_free(components[i]);
+    }
+
+    /* samples made by the library (a union) */
+    static const int32_t rows_a[] = {0, 1};
+    static const int32_t rows_b[] = {1, 2};
+    const mts_labels_t *a = ta_labels(NAMES_S, 1, rows_a, 2);
+    const mts_labels_t *b = ta_labels(NAMES_S, 1, rows_b, 2);
+    const mts_labels_t *both = NULL;
+    CHECK_STATUS(mts_labels_union(a, b, &both, NULL, 0, NULL, 0), MTS_SUCCESS);
+    array = values2(3, 3, 2.0);
+    block = mts_block(ta_mts(array), both, NULL, 0, p);
+    CHECK(block != NULL);
+    samples = mts_block_labels(block, 0);
+    CHECK(samples == both);
+    mts_labels_free(samples);
+    mts_block_free(block);
+    CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 1);
+    mts_labels_free(both);
+    mts_labels_free(a);
+    mts_labels_free(b);
+    mts_labels_free(s);
+    mts_labels_free(p);
+
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* several threads read a new block at once */
+#define READERS 4
+static pthread_barrier_t readers_barrier;
+
+struct reader {
+    const mts_block_t *block;
+    const mts_labels_t *samples;
+    DLDevice device;
+    mts_status_t status;
+};
+
+static void *read_block(void *argument) {
+    struct reader *reader = argument;
+    pthread_barrier_wait(&readers_barrier);
+    reader->samples = mts_block_labels(reader->block, 0);
+    reader->status = mts_block_device(reader->block, &reader->device);
+    return NULL;
+}
+
+static void test_concurrent_first_reads(void) {
+    long live = ta_live();
+    for (int round = 0; round < 20; round++) {
+        struct fixture f = fixture();
+        CHECK_INT_EQ(pthread_barrier_init(&readers_barrier, NULL, READERS), 0);
+        pthread_t threads[READERS];
+        struct reader readers[READERS];
+        for (int i = 0; i < READERS; i++) {
+            readers[i] = (struct reader){f.block, NULL, {0, 0}, -1};
+            CHECK_INT_EQ(pthread_create(&threads[i], NULL, read_block, &readers[i]), 0);
+        }
+        for (int i = 0; i < READERS; i++) {
+            CHECK_INT_EQ(pthread_join(threads[i], NULL), 0);
+            CHECK(readers[i].samples == f.samples);
+            CHECK_STATUS(readers[i].status, MTS_SUCCESS);
+            CHECK(readers[i].device.device_type == kDLCPU);
+            mts_labels_free(readers[i].samples);
+        }
+        pthread_barrier_destroy(&readers_barrier);
+        fixture_free(&f);
+        CHECK_INT_EQ(ta_calls(f.values, TA_DESTROY), 1);
+    }
+    CHECK_INT_EQ(ta_live(), live);
+}
 
 static void test_labels_accessor(void) {
     long live = ta_live();
@@ -1161,6 +1300,8 @@ int main(void) {
 
     test_create();
     test_create_errors();
+    test_create_then_use();
+    test_concurrent_first_reads();
     test_labels_accessor();
     test_data();
     test_device_and_dtype();

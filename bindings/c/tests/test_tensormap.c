@@ -239,6 +239,55 @@ static void test_create(void) {
     CHECK_INT_EQ(ta_live(), live);
 }
 
+/* blocks given to a map right after their creation, and blocks read before:
+ * ours finishes the first kind when the map takes them (all at once), the
+ * second kind already was */
+static void test_create_from_new_blocks(void) {
+    long live = ta_live();
+    enum { COUNT = 6 };
+    const mts_labels_t *keys = range(NAMES_K, COUNT);
+    struct test_array *values[COUNT];
+    mts_block_t *blocks[COUNT];
+    for (int i = 0; i < COUNT; i++) {
+        blocks[i] = simple_block(i, &values[i]);
+        if (i % 2 == 0) {
+            DLDevice device = {0, 0};
+            CHECK_STATUS(mts_block_device(blocks[i], &device), MTS_SUCCESS);
+        }
+    }
+    mts_tensormap_t *tensor = mts_tensormap(keys, blocks, COUNT);
+    CHECK(tensor != NULL);
+    static const int32_t samples[] = {0, 1, 2};
+    for (uintptr_t i = 0; i < COUNT; i++) {
+        CHECK(blocks[i] == NULL);
+        mts_block_t *block = NULL;
+        CHECK_STATUS(mts_tensormap_block_by_id(tensor, &block, i), MTS_SUCCESS);
+        CHECK(block != NULL && block_array(block) == values[i]);
+        CHECK_BLOCK_LABELS(block, 0, NAMES_S, 1, samples, 3);
+    }
+    CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
+    for (int i = 0; i < COUNT; i++) {
+        CHECK_INT_EQ(ta_calls(values[i], TA_DESTROY), 1);
+    }
+
+    /* refused after the blocks were taken: new and read blocks are freed */
+    const mts_labels_t *two = range(NAMES_K, 2);
+    struct test_array *refused[2];
+    mts_block_t *mixed[2] = {make_block(3, NAMES_C, 2, NAMES_P, 2, 0, TA_CPU, &refused[0]),
+                             simple_block(1, &refused[1])};
+    const mts_labels_t *labels = mts_block_labels(mixed[1], 0);
+    mts_labels_free(labels);
+    CHECK_NULL_ERROR(mts_tensormap(two, mixed, 2),
+                     INVALID "all blocks must contains the same set of components, the current "
+                             "block has 0 components while the first block has 1");
+    CHECK_INT_EQ(ta_calls(refused[0], TA_DESTROY), 1);
+    CHECK_INT_EQ(ta_calls(refused[1], TA_DESTROY), 1);
+
+    mts_labels_free(two);
+    mts_labels_free(keys);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
 static void test_empty(void) {
     long live = ta_live();
     /* no entries, any names; blocks may be NULL */
@@ -1053,6 +1102,7 @@ int main(void) {
     mts_disable_panic_printing();
 
     test_create();
+    test_create_from_new_blocks();
     test_empty();
     test_create_errors();
     test_info();
