@@ -1143,10 +1143,8 @@ static int trace_calls = 0;
 
 static void run_one(uint64_t seed, long index) {
     struct rng rng = rng_for(seed, (uint64_t)index);
-    long before[N_TRACED];
-    for (size_t m = 0; m < N_TRACED; m++) {
-        before[m] = ta_total_calls(TRACED_MEMBERS[m]);
-    }
+    struct calls_snapshot before;
+    calls_snapshot_take(&before);
     printf("#%ld ", index);
     uint32_t kind = rng_below(&rng, 100);
     if (kind < 14) {
@@ -1180,7 +1178,7 @@ static void run_one(uint64_t seed, long index) {
         printf(" calls{");
         int first = 1;
         for (size_t m = 0; m < N_TRACED; m++) {
-            long delta = ta_total_calls(TRACED_MEMBERS[m]) - before[m];
+            long delta = calls_since(&before, TRACED_MEMBERS[m]);
             if (delta != 0) {
                 printf("%s%s=%ld", first ? "" : ",", ta_member_name(TRACED_MEMBERS[m]), delta);
                 first = 0;

@@ -1,8 +1,9 @@
 /*
- * sequence.h: what labels_sequence.c and tensor_sequence.c share: the
- * splitmix64 generator and the random choices built on it, the printing of
- * statuses, errors, devices, array views and rows, sorting rows, and the
- * array and DLPack counters at the end of a run.
+ * sequence.h: what labels_sequence.c, tensor_sequence.c and
+ * callback_counts.c share: the splitmix64 generator and the random choices
+ * built on it, the printing of statuses, errors, devices, array views and
+ * rows, sorting rows, snapshots of the array members' calls, and the array
+ * and DLPack counters at the end of a run.
  *
  * Every function is `static inline`, so that each program compiles the ones
  * it uses without unused-function warnings. Include this header before any
@@ -266,6 +267,26 @@ static inline void rows_sort(int32_t *values, size_t count, size_t size) {
         }
         memcpy(values + k * size, tmp, size * sizeof(int32_t));
     }
+}
+
+/* ------------------------------------------------------------------------ */
+/* counting calls                                                           */
+
+/* the calls made so far to every member of every test array, so that an
+ * operation's own calls are the difference with a later snapshot */
+struct calls_snapshot {
+    long calls[TA_MEMBER_COUNT];
+};
+
+static inline void calls_snapshot_take(struct calls_snapshot *snapshot) {
+    for (int member = 0; member < TA_MEMBER_COUNT; member++) {
+        snapshot->calls[member] = ta_total_calls((enum ta_member)member);
+    }
+}
+
+/* the calls of `member` since `snapshot` was taken */
+static inline long calls_since(const struct calls_snapshot *snapshot, enum ta_member member) {
+    return ta_total_calls(member) - snapshot->calls[member];
 }
 
 /* ------------------------------------------------------------------------ */

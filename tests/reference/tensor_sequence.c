@@ -2748,10 +2748,8 @@ static void run_one(uint64_t seed, long index) {
     struct rng rng = rng_for(seed, (uint64_t)index);
     serial_base = index * 64;
     serial_next = 0;
-    long before[N_TRACED];
-    for (size_t m = 0; m < N_TRACED; m++) {
-        before[m] = ta_total_calls(TRACED[m]);
-    }
+    struct calls_snapshot before;
+    calls_snapshot_take(&before);
     printf("#%ld ", index);
     uint32_t kind = rng_below(&rng, 100);
     if (kind < 9) {
@@ -2791,7 +2789,7 @@ static void run_one(uint64_t seed, long index) {
     int any = 0;
     long made = 0, destroyed = 0;
     for (size_t m = 0; m < N_TRACED; m++) {
-        long calls = ta_total_calls(TRACED[m]) - before[m];
+        long calls = calls_since(&before, TRACED[m]);
         if (labels_made_bounded && (TRACED[m] == TA_FROM_DLPACK || TRACED[m] == TA_COPY)) {
             made += calls;
             if (TRACED[m] == TA_FROM_DLPACK) {
