@@ -1,0 +1,110 @@
+package core
+
+import (
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// NewBlockAsked goes on from what a binding asked: what was asked is not asked again, the
+// rest is, and the checks and their messages are NewBlock's.
+func TestNewBlockAskedAsksOnlyWhatIsMissing(t *testing.T) {
+	s, c, p := blockLabels(t)
+	values := counted(f64Array(t, []uintptr{3, 2, 4}, nil))
+	asked := BlockAsked{Shape: []uintptr{3, 2, 4}, HasShape: true, Devices: []Device{CPU, CPU}}
+	block, err := NewBlockAsked(values, s, []*ArrayLabels{c}, p, asked)
+	require.NoError(t, err)
+	assert.Zero(t, values.calls["shape"], "the shape was asked already")
+	assert.Zero(t, values.calls["device"], "the values' device was asked already")
+	block.Free()
+	assert.Equal(t, 1, values.calls["destroy"])
+
+	// Nothing asked: the values are asked their shape and device, once each.
+	values = counted(f64Array(t, []uintptr{3, 2, 4}, nil))
+	block, err = NewBlockAsked(values, s, []*ArrayLabels{c}, p, BlockAsked{})
+	require.NoError(t, err)
+	assert.Equal(t, 1, values.calls["shape"])
+	assert.Equal(t, 1, values.calls["device"])
+	block.Free()
+}
+
+func TestNewBlockAskedUsesTheAskedAnswers(t *testing.T) {
+	s, c, p := blockLabels(t)
+	cuda := Device{Type: DeviceCUDA, ID: 0}
+
+	// An asked shape that does not fit is refused even though the array's own would fit.
+	values := counted(f64Array(t, []uintptr{3, 2, 4}, nil))
+	_, err := NewBlockAsked(values, s, []*ArrayLabels{c}, p, BlockAsked{Shape: []uintptr{3, 2, 5}, HasShape: true})
+	assert.EqualError(t, err, msgInvalid+"invalid block: the values shape along axis 2 is 5 but we have 4 property label entries")
+	assert.Zero(t, values.calls["shape"])
+	assert.Equal(t, 1, values.calls["destroy"], "the values are destroyed on error")
+
+	// An asked device names the labels it belongs to: here the component's (third asked).
+	values = counted(f64Array(t, []uintptr{3, 2, 4}, nil))
+	asked := BlockAsked{Shape: []uintptr{3, 2, 4}, HasShape: true, Devices: []Device{CPU, CPU, cuda}}
+	_, err = NewBlockAsked(values, s, []*ArrayLabels{c}, p, asked)
+	assert.EqualError(t, err, msgInvalid+"invalid block: values and components must be on the same device, got 'CPU:0' and 'CUDA:0'")
+	assert.Zero(t, values.calls["device"])
+	for _, l := range []*ArrayLabels{s, c, p} {
+		assert.EqualValues(t, 1, l.references.Load(), "no reference kept on error")
+	}
+}
+
+// InitBlockAsked makes the block in the caller's memory and keeps the components slice.
+func TestInitBlockAskedInPlace(t *testing.T) {
+	s, c, p := blockLabels(t)
+	blocks := make([]Block, 2)
+	components := []*ArrayLabels{c, c}
+	for i := range blocks {
+		err := InitBlockAsked(&blocks[i], f64Array(t, []uintptr{3, 2, 4}, nil), s, components[i:i+1:i+1], p, BlockAsked{})
+		require.NoError(t, err)
+		assert.Same(t, &components[i], &blocks[i].Components()[0], "the slice given is the block's")
+	}
+	assert.EqualValues(t, 3, c.references.Load())
+	for i := range blocks {
+		blocks[i].Free()
+	}
+	assert.EqualValues(t, 1, c.references.Load())
+}
+
+// recordingReleaser notes what FreeWith hands it, in order.
+type recordingReleaser struct {
+	events []string
+}
+
+func (r *recordingReleaser) DestroyArray(array Array) {
+	r.events = append(r.events, "array")
+	array.Destroy()
+}
+
+func (r *recordingReleaser) ReleaseRecord(record unsafe.Pointer) {
+	r.events = append(r.events, "record:"+*(*string)(record))
+}
+
+// FreeWith hands every values array and record to the releaser, gradients first, and each
+// block's record after its array: a binding may keep the array in the record.
+func TestFreeWithReleasesArraysBeforeTheirRecords(t *testing.T) {
+	s, c, p := blockLabels(t)
+	block, err := NewBlock(f64Array(t, []uintptr{3, 2, 4}, nil), s, []*ArrayLabels{c}, p)
+	require.NoError(t, err)
+	gradient := gradientOf(t, []string{"sample", "g"}, [][]int32{{0, 1}}, []*ArrayLabels{c}, p)
+	require.NoError(t, block.AddGradient("g", gradient))
+	keys := rangeLabels(t, "k", 1)
+	tensor, err := NewTensorMap(keys, []*Block{block})
+	require.NoError(t, err)
+
+	names := []string{"map", "block", "gradient"}
+	tensor.View().Attach(unsafe.Pointer(&names[0]))
+	block.View().Attach(unsafe.Pointer(&names[1]))
+	gradient.View().Attach(unsafe.Pointer(&names[2]))
+
+	var releaser recordingReleaser
+	tensor.FreeWith(&releaser)
+	assert.Equal(t, []string{"array", "record:gradient", "array", "record:block", "record:map"}, releaser.events)
+	assert.Nil(t, block.View().Record())
+	for _, l := range []*ArrayLabels{s, c, p, keys} {
+		assert.EqualValues(t, 1, l.references.Load())
+	}
+}
