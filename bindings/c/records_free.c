@@ -19,10 +19,10 @@ void mtsgo_release_batch(struct mts_array_t *const *arrays, const uint8_t *owned
                          uintptr_t arrays_count, struct mts_block_t *const *records,
                          uintptr_t records_count) {
     for (uintptr_t i = 0; i < arrays_count; i++) {
-        mtsgo_array_destroy(arrays[i]);
         if (owned[i]) {
-            free(arrays[i]);
+            mtsgo_array_release(arrays[i]);
         } else {
+            mtsgo_array_destroy(arrays[i]);
             memset(arrays[i], 0, sizeof(struct mts_array_t));
         }
     }

@@ -46,11 +46,18 @@ func newBatchRelease(tensor *core.TensorMap) *batchRelease {
 
 // countBlocks counts blocks and their gradients, recursively.
 func countBlocks(blocks []*core.Block) int {
-	count := len(blocks)
+	count := 0
 	for _, block := range blocks {
-		for _, gradient := range block.Gradients() {
-			count += countBlocks([]*core.Block{gradient.Block})
-		}
+		count += blockTreeSize(block)
+	}
+	return count
+}
+
+// blockTreeSize counts a block and its gradients, recursively.
+func blockTreeSize(block *core.Block) int {
+	count := 1
+	for _, gradient := range block.Gradients() {
+		count += blockTreeSize(gradient.Block)
 	}
 	return count
 }
