@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/metatensor-go/metatensor/gen/cgo"
+	"github.com/metatensor-go/metatensor/gen/cname"
+	"github.com/metatensor-go/metatensor/gen/golang"
 	"github.com/metatensor-go/metatensor/gen/spec"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -18,9 +21,9 @@ var update = flag.Bool("update", false, "rewrite the golden files of testdata/go
 // TestGolden runs every generator on the fixture spec, which uses every case of the type
 // grammar, and compares the outputs with testdata/golden (refreshed by -update).
 func TestGolden(t *testing.T) {
-	api, err := spec.Load("testdata/fixture.yaml")
+	in, err := Load("testdata/fixture.yaml")
 	require.NoError(t, err)
-	outputs, err := Outputs(api)
+	outputs, err := Outputs(in)
 	require.NoError(t, err)
 	for _, out := range outputs {
 		golden := filepath.Join("testdata", "golden", out.Path)
@@ -38,9 +41,9 @@ func TestGolden(t *testing.T) {
 // TestCommittedOutputsAreFresh fails when spec/api.yaml and the committed generated files
 // disagree.
 func TestCommittedOutputsAreFresh(t *testing.T) {
-	api, err := spec.Load("../spec/api.yaml")
+	in, err := Load("../spec/api.yaml")
 	require.NoError(t, err)
-	outputs, err := AllOutputs(api, "..")
+	outputs, err := AllOutputs(in, "..")
 	require.NoError(t, err)
 	for _, out := range outputs {
 		current, err := os.ReadFile(filepath.Join("..", out.Path))
@@ -64,7 +67,7 @@ func TestFixtureSpellings(t *testing.T) {
 	}
 	for _, f := range api.Functions {
 		if spelling, ok := want[f.Name]; ok {
-			assert.Equal(t, spelling, spec.CFunction(f.Name, &f.Returns, f.Params))
+			assert.Equal(t, spelling, cname.CFunction(f.Name, &f.Returns, f.Params))
 		}
 	}
 }
@@ -96,24 +99,6 @@ functions:
       - {name: n, type: usize, doc: x}
       - {name: n, type: usize, doc: x}
       - {name: class, type: usize, doc: a C++ keyword}
-  - name: mts_v
-    group: misc
-    returns: {convention: void}
-    doc: a void function without implemented_in c
-    params: []
-  - name: mts_other_free
-    group: labels
-    c_only: true
-    returns: {convention: status}
-    doc: a free function marked c_only
-    params:
-      - {name: other, type: object.other, doc: x}
-  - name: mts_make
-    group: labels
-    c_only: true
-    returns: {convention: object, type: object.thing}
-    doc: a constructor marked c_only
-    params: []
 `
 	_, err := spec.Parse([]byte(broken))
 	require.Error(t, err)
@@ -132,9 +117,54 @@ functions:
 		`count "missing" is not a parameter here`,
 		`parameter n: duplicate parameter name`,
 		`parameter class: "class" is a C or C++ keyword`,
-		`function mts_other_free: can not be c_only, it frees the object other`,
-		`function mts_make: can not be c_only, it makes an object`,
+	} {
+		assert.Contains(t, err.Error(), problem)
+	}
+}
+
+// TestTargetRulesAreChecked checks the rules of the real mapping files: the Go binding can not
+// exclude what makes or frees an object, and a Go export needs a status or an object to fail.
+func TestTargetRulesAreChecked(t *testing.T) {
+	api, err := spec.Parse([]byte(`
+version: "1.0.0"
+objects:
+  - {name: other, c_name: mts_other_t, free: mts_other_free, doc: another thing}
+functions:
+  - {name: mts_v, group: misc, returns: {convention: void}, doc: a void function, params: []}
+  - name: mts_other_free
+    group: labels
+    returns: {convention: status}
+    doc: a free function
+    params:
+      - {name: other, type: object.other, doc: x}
+  - {name: mts_make, group: labels, returns: {convention: object, type: object.other}, doc: a constructor, params: []}
+`))
+	require.NoError(t, err)
+	_, err = spec.ParseMapping("go.yaml", []byte(`
+functions:
+  mts_v: {name: V}
+excluded:
+  mts_other_free: C only.
+  mts_make: C only.
+`), api, golang.Target)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `function mts_other_free can not be excluded, it frees the object other`)
+	assert.Contains(t, err.Error(), `function mts_make can not be excluded, it makes an object`)
+
+	_, err = spec.ParseMapping("cgo.yaml", []byte(`
+functions:
+  mts_v: {}
+  mts_other_free: {implemented_in: c, pending: true}
+  mts_make: {implemented_in: rust}
+excluded:
+  mts_gone: "no reason"
+`), api, cgo.Target)
+	require.Error(t, err)
+	for _, problem := range []string{
 		`function mts_v: a void function must be implemented_in c`,
+		`function mts_other_free: only Go implementations can be pending`,
+		`function mts_make: implemented_in "rust" is neither go nor c`,
+		`excluded names the unknown function mts_gone`,
 	} {
 		assert.Contains(t, err.Error(), problem)
 	}

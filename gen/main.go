@@ -1,5 +1,6 @@
-// Command gen turns spec/api.yaml into the C headers, the cgo export layer and the language
-// wrappers. `go generate ./...` runs it from this directory.
+// Command gen turns spec/api.yaml, with the mapping of each target in spec/bindings/, into the
+// C headers, the cgo export layer and the language wrappers. `go generate ./...` runs it from
+// this directory.
 //
 //	go run ./gen [-spec spec/api.yaml] [-root .] [-check]
 //
@@ -12,6 +13,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -30,8 +32,34 @@ type Output struct {
 	Content []byte
 }
 
-// Outputs runs every generator that needs nothing but the spec on a validated spec.
-func Outputs(api *spec.API) ([]Output, error) {
+// Input is a validated spec and the mapping of each target, read beside it.
+type Input struct {
+	API *spec.API
+	Cgo *cgo.Mapping
+	Go  *golang.Mapping
+}
+
+// Load reads the spec at specPath and the mappings of its bindings directory; the error
+// lists every problem of the file that has some.
+func Load(specPath string) (*Input, error) {
+	api, err := spec.Load(specPath)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(filepath.Dir(specPath), "bindings")
+	in := &Input{API: api}
+	var cgoErr, goErr error
+	in.Cgo, cgoErr = spec.LoadMapping(dir, api, cgo.Target)
+	in.Go, goErr = spec.LoadMapping(dir, api, golang.Target)
+	if err := errors.Join(cgoErr, goErr); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// Outputs runs every generator that needs nothing but the spec and the mappings.
+func Outputs(in *Input) ([]Output, error) {
+	api := in.API
 	outputs := []Output{
 		{"bindings/c/include/metatensor.h", cheader.Metatensor(api)},
 		{"bindings/c/include/metatensor/dlpack/dlpack.h", cheader.DLPack(api)},
@@ -46,7 +74,7 @@ func Outputs(api *spec.API) ([]Output, error) {
 		return nil, err
 	}
 	outputs = append(outputs, Output{"internal/core/status_gen.go", status}, Output{"internal/core/dlpack_gen.go", dlpack})
-	layer, err := cgo.Generate(api)
+	layer, err := cgo.Generate(api, in.Cgo)
 	if err != nil {
 		return nil, err
 	}
@@ -58,12 +86,12 @@ func Outputs(api *spec.API) ([]Output, error) {
 
 // AllOutputs is Outputs and the Go binding, whose generator reads the source of
 // internal/core in the repository at source: the fixture spec has no counterpart there.
-func AllOutputs(api *spec.API, source string) ([]Output, error) {
-	outputs, err := Outputs(api)
+func AllOutputs(in *Input, source string) ([]Output, error) {
+	outputs, err := Outputs(in)
 	if err != nil {
 		return nil, err
 	}
-	binding, err := golang.Generate(api, filepath.Join(source, golang.CoreDir))
+	binding, err := golang.Generate(in.API, in.Go, filepath.Join(source, golang.CoreDir))
 	if err != nil {
 		return nil, err
 	}
@@ -83,12 +111,12 @@ func main() {
 }
 
 func run(specPath, root string, check, list bool) error {
-	api, err := spec.Load(specPath)
+	in, err := Load(specPath)
 	if err != nil {
 		return err
 	}
 	// the core is read where the spec is, in the source tree, whatever root the outputs go to
-	outputs, err := AllOutputs(api, filepath.Dir(filepath.Dir(specPath)))
+	outputs, err := AllOutputs(in, filepath.Dir(filepath.Dir(specPath)))
 	if err != nil {
 		return err
 	}

@@ -84,8 +84,8 @@ func NewLabelsFromArrayAssumeUnique(names []string, array Array) (result *Labels
 // Names gives the names of the dimensions (a copy).
 func (l *Labels) Names() (names []string) {
 	defer runtime.KeepAlive(l)
-	cLabels := must(l.get())
-	out0 := cLabels.Names()
+	labelsCore := must(l.get())
+	out0 := labelsCore.Names()
 	names = slices.Clone(out0)
 	return
 }
@@ -94,8 +94,8 @@ func (l *Labels) Names() (names []string) {
 // int32, on whatever device it is. It belongs to the labels: do not destroy or modify it.
 func (l *Labels) ValuesArray() (array Array) {
 	defer runtime.KeepAlive(l)
-	cLabels := must(l.get())
-	array = cLabels.Array()
+	labelsCore := must(l.get())
+	array = labelsCore.Array()
 	return
 }
 
@@ -104,11 +104,11 @@ func (l *Labels) ValuesArray() (array Array) {
 // slice is shared with the labels, which are immutable: do not modify it.
 func (l *Labels) Values() (values []int32, err error) {
 	defer runtime.KeepAlive(l)
-	cLabels, err := l.get()
+	labelsCore, err := l.get()
 	if err != nil {
 		return
 	}
-	values, err = cLabels.CPUValues()
+	values, err = labelsCore.CPUValues()
 	return
 }
 
@@ -116,22 +116,22 @@ func (l *Labels) Values() (values []int32, err error) {
 // must have one value per dimension.
 func (l *Labels) Position(values []int32) (position int, err error) {
 	defer runtime.KeepAlive(l)
-	cLabels, err := l.get()
+	labelsCore, err := l.get()
 	if err != nil {
 		return
 	}
-	position, err = cLabels.Position(values)
+	position, err = labelsCore.Position(values)
 	return
 }
 
 // Clone gives a new reference to the same labels, closed independently of l.
 func (l *Labels) Clone() (result *Labels, err error) {
 	defer runtime.KeepAlive(l)
-	cLabels, err := l.get()
+	labelsCore, err := l.get()
 	if err != nil {
 		return
 	}
-	out0 := cLabels
+	out0 := labelsCore
 	result = shareLabels(out0)
 	return
 }
@@ -142,15 +142,15 @@ func (l *Labels) Clone() (result *Labels, err error) {
 func (l *Labels) UnionWithMappings(second *Labels) (union *Labels, firstMapping []int, secondMapping []int, err error) {
 	defer runtime.KeepAlive(l)
 	defer runtime.KeepAlive(second)
-	cFirst, err := l.get()
+	firstCore, err := l.get()
 	if err != nil {
 		return
 	}
-	cSecond, err := second.get()
+	secondCore, err := second.get()
 	if err != nil {
 		return
 	}
-	out0, out1, out2, err := cFirst.Union(cSecond)
+	out0, out1, out2, err := firstCore.Union(secondCore)
 	if err != nil {
 		return
 	}
@@ -166,15 +166,15 @@ func (l *Labels) UnionWithMappings(second *Labels) (union *Labels, firstMapping 
 func (l *Labels) IntersectionWithMappings(second *Labels) (intersection *Labels, firstMapping []int, secondMapping []int, err error) {
 	defer runtime.KeepAlive(l)
 	defer runtime.KeepAlive(second)
-	cFirst, err := l.get()
+	firstCore, err := l.get()
 	if err != nil {
 		return
 	}
-	cSecond, err := second.get()
+	secondCore, err := second.get()
 	if err != nil {
 		return
 	}
-	out0, out1, out2, err := cFirst.Intersection(cSecond)
+	out0, out1, out2, err := firstCore.Intersection(secondCore)
 	if err != nil {
 		return
 	}
@@ -189,15 +189,15 @@ func (l *Labels) IntersectionWithMappings(second *Labels) (intersection *Labels,
 func (l *Labels) DifferenceWithMapping(second *Labels) (difference *Labels, firstMapping []int, err error) {
 	defer runtime.KeepAlive(l)
 	defer runtime.KeepAlive(second)
-	cFirst, err := l.get()
+	firstCore, err := l.get()
 	if err != nil {
 		return
 	}
-	cSecond, err := second.get()
+	secondCore, err := second.get()
 	if err != nil {
 		return
 	}
-	out0, out1, err := cFirst.Difference(cSecond)
+	out0, out1, err := firstCore.Difference(secondCore)
 	if err != nil {
 		return
 	}
@@ -213,15 +213,15 @@ func (l *Labels) DifferenceWithMapping(second *Labels) (difference *Labels, firs
 func (l *Labels) Select(selection *Labels) (selected []int, err error) {
 	defer runtime.KeepAlive(l)
 	defer runtime.KeepAlive(selection)
-	cLabels, err := l.get()
+	labelsCore, err := l.get()
 	if err != nil {
 		return
 	}
-	cSelection, err := selection.get()
+	selectionCore, err := selection.get()
 	if err != nil {
 		return
 	}
-	out0, err := cLabels.Select(cSelection)
+	out0, err := labelsCore.Select(selectionCore)
 	if err != nil {
 		return
 	}
@@ -261,22 +261,22 @@ func NewBlock(data Array, samples *Labels, components []*Labels, properties *Lab
 		err = consume(invalidf("data can not be nil"), data)
 		return
 	}
-	cSamples, err := samples.get()
+	samplesCore, err := samples.get()
 	if err != nil {
 		err = consume(err, data)
 		return
 	}
-	cComponents, err := coreLabels(components)
+	componentsCore, err := coreLabels(components)
 	if err != nil {
 		err = consume(err, data)
 		return
 	}
-	cProperties, err := properties.get()
+	propertiesCore, err := properties.get()
 	if err != nil {
 		err = consume(err, data)
 		return
 	}
-	out0, err := core.NewBlock(data, cSamples, cComponents, cProperties)
+	out0, err := core.NewBlock(data, samplesCore, componentsCore, propertiesCore)
 	if err != nil {
 		return
 	}
@@ -296,11 +296,11 @@ func (b *TensorBlock) Close() {
 // labels are shared.
 func (b *TensorBlock) Copy() (result *TensorBlock, err error) {
 	defer runtime.KeepAlive(b)
-	cBlock, err := b.get()
+	blockCore, err := b.get()
 	if err != nil {
 		return
 	}
-	out0, err := cBlock.Copy()
+	out0, err := blockCore.Copy()
 	if err != nil {
 		return
 	}
@@ -312,7 +312,7 @@ func (b *TensorBlock) Copy() (result *TensorBlock, err error) {
 // components, n+1 for the properties.
 func (b *TensorBlock) Labels(axis int) (labels *Labels, err error) {
 	defer runtime.KeepAlive(b)
-	cBlock, err := b.get()
+	blockCore, err := b.get()
 	if err != nil {
 		return
 	}
@@ -320,7 +320,7 @@ func (b *TensorBlock) Labels(axis int) (labels *Labels, err error) {
 		err = invalidf("axis must be zero or more, got %d", axis)
 		return
 	}
-	out0, err := cBlock.Labels(uint64(axis))
+	out0, err := blockCore.Labels(uint64(axis))
 	if err != nil {
 		return
 	}
@@ -331,11 +331,11 @@ func (b *TensorBlock) Labels(axis int) (labels *Labels, err error) {
 // Gradient gives a view of the gradient with respect to parameter.
 func (b *TensorBlock) Gradient(parameter string) (gradient *TensorBlock, err error) {
 	defer runtime.KeepAlive(b)
-	cBlock, err := b.get()
+	blockCore, err := b.get()
 	if err != nil {
 		return
 	}
-	out0, err := cBlock.Gradient(parameter)
+	out0, err := blockCore.Gradient(parameter)
 	if err != nil {
 		return
 	}
@@ -347,8 +347,8 @@ func (b *TensorBlock) Gradient(parameter string) (gradient *TensorBlock, err err
 // be changed, not its shape.
 func (b *TensorBlock) Values() (values Array) {
 	defer runtime.KeepAlive(b)
-	cBlock := must(b.get())
-	values = cBlock.Values()
+	blockCore := must(b.get())
+	values = blockCore.Values()
 	return
 }
 
@@ -360,23 +360,23 @@ func (b *TensorBlock) Values() (values Array) {
 func (b *TensorBlock) AddGradient(parameter string, gradient *TensorBlock) (err error) {
 	defer runtime.KeepAlive(b)
 	defer runtime.KeepAlive(gradient)
-	cBlock, err := b.get()
+	blockCore, err := b.get()
 	if err != nil {
 		return
 	}
-	cGradient, err := moveBlock(b.owner, gradient)
+	gradientCore, err := moveBlock(b.owner, gradient)
 	if err != nil {
 		return
 	}
-	err = cBlock.AddGradient(parameter, cGradient)
+	err = blockCore.AddGradient(parameter, gradientCore)
 	return
 }
 
 // GradientParameters gives the parameters of the gradients, in the order they were added.
 func (b *TensorBlock) GradientParameters() (parameters []string) {
 	defer runtime.KeepAlive(b)
-	cBlock := must(b.get())
-	out0 := cBlock.GradientParameters()
+	blockCore := must(b.get())
+	out0 := blockCore.GradientParameters()
 	parameters = slices.Clone(out0)
 	return
 }
@@ -384,22 +384,22 @@ func (b *TensorBlock) GradientParameters() (parameters []string) {
 // Device gives the device where the values of the block live.
 func (b *TensorBlock) Device() (device Device, err error) {
 	defer runtime.KeepAlive(b)
-	cBlock, err := b.get()
+	blockCore, err := b.get()
 	if err != nil {
 		return
 	}
-	device, err = cBlock.Device()
+	device, err = blockCore.Device()
 	return
 }
 
 // DType gives the element type of the values of the block.
 func (b *TensorBlock) DType() (dtype DType, err error) {
 	defer runtime.KeepAlive(b)
-	cBlock, err := b.get()
+	blockCore, err := b.get()
 	if err != nil {
 		return
 	}
-	dtype, err = cBlock.DType()
+	dtype, err = blockCore.DType()
 	return
 }
 
@@ -410,15 +410,15 @@ func (b *TensorBlock) DType() (dtype DType, err error) {
 func NewTensorMap(keys *Labels, blocks []*TensorBlock) (result *TensorMap, err error) {
 	defer runtime.KeepAlive(keys)
 	defer runtime.KeepAlive(blocks)
-	cKeys, err := keys.get()
+	keysCore, err := keys.get()
 	if err != nil {
 		return
 	}
-	cBlocks, err := moveBlocks(nil, blocks)
+	blocksCore, err := moveBlocks(nil, blocks)
 	if err != nil {
 		return
 	}
-	out0, err := core.NewTensorMap(cKeys, cBlocks)
+	out0, err := core.NewTensorMap(keysCore, blocksCore)
 	if err != nil {
 		return
 	}
@@ -437,11 +437,11 @@ func (t *TensorMap) Close() {
 // Copy makes an independent copy: blocks copied by their arrays, keys shared, info copied.
 func (t *TensorMap) Copy() (result *TensorMap, err error) {
 	defer runtime.KeepAlive(t)
-	cTensor, err := t.get()
+	tensorCore, err := t.get()
 	if err != nil {
 		return
 	}
-	out0, err := cTensor.Copy()
+	out0, err := tensorCore.Copy()
 	if err != nil {
 		return
 	}
@@ -452,8 +452,8 @@ func (t *TensorMap) Copy() (result *TensorMap, err error) {
 // Keys gives the keys: one entry per block.
 func (t *TensorMap) Keys() (keys *Labels) {
 	defer runtime.KeepAlive(t)
-	cTensor := must(t.get())
-	out0 := cTensor.Keys()
+	tensorCore := must(t.get())
+	out0 := tensorCore.Keys()
 	keys = shareLabels(out0)
 	return
 }
@@ -461,7 +461,7 @@ func (t *TensorMap) Keys() (keys *Labels) {
 // Block gives a view of the block at index, the block of the entry index of the keys.
 func (t *TensorMap) Block(index int) (block *TensorBlock, err error) {
 	defer runtime.KeepAlive(t)
-	cTensor, err := t.get()
+	tensorCore, err := t.get()
 	if err != nil {
 		return
 	}
@@ -469,7 +469,7 @@ func (t *TensorMap) Block(index int) (block *TensorBlock, err error) {
 		err = invalidf("index must be zero or more, got %d", index)
 		return
 	}
-	out0, err := cTensor.Block(uint64(index))
+	out0, err := tensorCore.Block(uint64(index))
 	if err != nil {
 		return
 	}
@@ -483,12 +483,12 @@ func (t *TensorMap) Block(index int) (block *TensorBlock, err error) {
 func (t *TensorMap) KeysToPropertiesFill(keysToMove *Labels, fillValue Array, sortSamples bool) (result *TensorMap, err error) {
 	defer runtime.KeepAlive(t)
 	defer runtime.KeepAlive(keysToMove)
-	cTensor, err := t.get()
+	tensorCore, err := t.get()
 	if err != nil {
 		err = consume(err, fillValue)
 		return
 	}
-	cKeysToMove, err := keysToMove.get()
+	keysToMoveCore, err := keysToMove.get()
 	if err != nil {
 		err = consume(err, fillValue)
 		return
@@ -497,7 +497,7 @@ func (t *TensorMap) KeysToPropertiesFill(keysToMove *Labels, fillValue Array, so
 		err = consume(invalidf("fillValue can not be nil"), fillValue)
 		return
 	}
-	out0, err := cTensor.KeysToProperties(cKeysToMove, fillValue, sortSamples)
+	out0, err := tensorCore.KeysToProperties(keysToMoveCore, fillValue, sortSamples)
 	if err != nil {
 		return
 	}
@@ -510,11 +510,11 @@ func (t *TensorMap) KeysToPropertiesFill(keysToMove *Labels, fillValue Array, so
 // up first.
 func (t *TensorMap) ComponentsToProperties(dimensions ...string) (result *TensorMap, err error) {
 	defer runtime.KeepAlive(t)
-	cTensor, err := t.get()
+	tensorCore, err := t.get()
 	if err != nil {
 		return
 	}
-	out0, err := cTensor.ComponentsToProperties(dimensions)
+	out0, err := tensorCore.ComponentsToProperties(dimensions)
 	if err != nil {
 		return
 	}
@@ -528,12 +528,12 @@ func (t *TensorMap) ComponentsToProperties(dimensions ...string) (result *Tensor
 func (t *TensorMap) KeysToSamplesFill(keysToMove *Labels, fillValue Array, sortSamples bool) (result *TensorMap, err error) {
 	defer runtime.KeepAlive(t)
 	defer runtime.KeepAlive(keysToMove)
-	cTensor, err := t.get()
+	tensorCore, err := t.get()
 	if err != nil {
 		err = consume(err, fillValue)
 		return
 	}
-	cKeysToMove, err := keysToMove.get()
+	keysToMoveCore, err := keysToMove.get()
 	if err != nil {
 		err = consume(err, fillValue)
 		return
@@ -542,7 +542,7 @@ func (t *TensorMap) KeysToSamplesFill(keysToMove *Labels, fillValue Array, sortS
 		err = consume(invalidf("fillValue can not be nil"), fillValue)
 		return
 	}
-	out0, err := cTensor.KeysToSamples(cKeysToMove, fillValue, sortSamples)
+	out0, err := tensorCore.KeysToSamples(keysToMoveCore, fillValue, sortSamples)
 	if err != nil {
 		return
 	}
@@ -554,27 +554,27 @@ func (t *TensorMap) KeysToSamplesFill(keysToMove *Labels, fillValue Array, sortS
 // InfoKeys.
 func (t *TensorMap) SetInfo(key string, value string) (err error) {
 	defer runtime.KeepAlive(t)
-	cTensor, err := t.get()
+	tensorCore, err := t.get()
 	if err != nil {
 		return
 	}
-	err = cTensor.Info().Set(key, value)
+	err = tensorCore.Info().Set(key, value)
 	return
 }
 
 // Info gives the metadata stored under key, and whether there is any.
 func (t *TensorMap) Info(key string) (value string, ok bool) {
 	defer runtime.KeepAlive(t)
-	cTensor := must(t.get())
-	value, ok = cTensor.Info().Get(key)
+	tensorCore := must(t.get())
+	value, ok = tensorCore.Info().Get(key)
 	return
 }
 
 // InfoKeys gives the keys of the metadata, in the order they were first set.
 func (t *TensorMap) InfoKeys() (keys []string) {
 	defer runtime.KeepAlive(t)
-	cTensor := must(t.get())
-	out0 := cTensor.Info().Keys()
+	tensorCore := must(t.get())
+	out0 := tensorCore.Info().Keys()
 	keys = slices.Clone(out0)
 	return
 }
@@ -583,11 +583,11 @@ func (t *TensorMap) InfoKeys() (keys []string) {
 // or the CPU without blocks.
 func (t *TensorMap) Device() (device Device, err error) {
 	defer runtime.KeepAlive(t)
-	cTensor, err := t.get()
+	tensorCore, err := t.get()
 	if err != nil {
 		return
 	}
-	device, err = cTensor.Device()
+	device, err = tensorCore.Device()
 	return
 }
 
@@ -595,11 +595,11 @@ func (t *TensorMap) Device() (device Device, err error) {
 // float64 without blocks.
 func (t *TensorMap) DType() (dtype DType, err error) {
 	defer runtime.KeepAlive(t)
-	cTensor, err := t.get()
+	tensorCore, err := t.get()
 	if err != nil {
 		return
 	}
-	dtype, err = cTensor.DType()
+	dtype, err = tensorCore.DType()
 	return
 }
 
@@ -626,22 +626,22 @@ func LoadLabelsBuffer(buffer []byte) (result *Labels, err error) {
 // Save writes the labels to the file at path, replacing it.
 func (l *Labels) Save(path string) (err error) {
 	defer runtime.KeepAlive(l)
-	cLabels, err := l.get()
+	labelsCore, err := l.get()
 	if err != nil {
 		return
 	}
-	err = core.SaveLabelsFile(path, cLabels)
+	err = core.SaveLabelsFile(path, labelsCore)
 	return
 }
 
 // SaveBuffer gives the bytes of the file of the labels, as Save writes it.
 func (l *Labels) SaveBuffer() (data []byte, err error) {
 	defer runtime.KeepAlive(l)
-	cLabels, err := l.get()
+	labelsCore, err := l.get()
 	if err != nil {
 		return
 	}
-	data, err = core.SaveLabelsBuffer(cLabels)
+	data, err = core.SaveLabelsBuffer(labelsCore)
 	return
 }
 
@@ -676,22 +676,22 @@ func LoadBlockBuffer(buffer []byte, createArray CreateArray) (result *TensorBloc
 // Save writes the block to the file at path, replacing it.
 func (b *TensorBlock) Save(path string) (err error) {
 	defer runtime.KeepAlive(b)
-	cBlock, err := b.get()
+	blockCore, err := b.get()
 	if err != nil {
 		return
 	}
-	err = core.SaveBlockFile(path, cBlock)
+	err = core.SaveBlockFile(path, blockCore)
 	return
 }
 
 // SaveBuffer gives the bytes of the file of the block, as Save writes it.
 func (b *TensorBlock) SaveBuffer() (data []byte, err error) {
 	defer runtime.KeepAlive(b)
-	cBlock, err := b.get()
+	blockCore, err := b.get()
 	if err != nil {
 		return
 	}
-	data, err = core.SaveBlockBuffer(cBlock)
+	data, err = core.SaveBlockBuffer(blockCore)
 	return
 }
 
@@ -726,21 +726,21 @@ func LoadTensorMapBuffer(buffer []byte, createArray CreateArray) (result *Tensor
 // Save writes the tensor map to the file at path, replacing it.
 func (t *TensorMap) Save(path string) (err error) {
 	defer runtime.KeepAlive(t)
-	cTensor, err := t.get()
+	tensorCore, err := t.get()
 	if err != nil {
 		return
 	}
-	err = core.SaveTensorMapFile(path, cTensor)
+	err = core.SaveTensorMapFile(path, tensorCore)
 	return
 }
 
 // SaveBuffer gives the bytes of the file of the tensor map, as Save writes it.
 func (t *TensorMap) SaveBuffer() (data []byte, err error) {
 	defer runtime.KeepAlive(t)
-	cTensor, err := t.get()
+	tensorCore, err := t.get()
 	if err != nil {
 		return
 	}
-	data, err = core.SaveTensorMapBuffer(cTensor)
+	data, err = core.SaveTensorMapBuffer(tensorCore)
 	return
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/metatensor-go/metatensor/gen/cname"
 	"github.com/metatensor-go/metatensor/gen/spec"
 )
 
@@ -90,7 +91,7 @@ func (p *printer) enumerators(e *spec.Enum) {
 func (p *printer) members(s *spec.Struct) {
 	for _, m := range s.Members {
 		p.doc("  ", m.Doc)
-		p.line("  %s;", spec.CDecl(m))
+		p.line("  %s;", cname.CDecl(m))
 	}
 }
 
@@ -142,7 +143,7 @@ func Metatensor(api *spec.API) []byte {
 	for _, a := range api.Aliases {
 		p.line("")
 		p.doc("", a.Doc)
-		p.line("typedef %s %s;", spec.Primitives[a.T.Name], a.Name)
+		p.line("typedef %s %s;", cname.Primitive(a.T.Name), a.Name)
 	}
 	for _, s := range api.Structs {
 		if s.Header != "metatensor" {
@@ -163,7 +164,7 @@ func Metatensor(api *spec.API) []byte {
 				text = strings.TrimRight(text, "\n") + "\nThis member may be NULL."
 			}
 			p.doc("  ", text, append(paramDocs(m.Params), returnDoc(api, &m.Returns))...)
-			p.line("  %s;", spec.CFunctionPointer(m.Name, &m.Returns, m.Params))
+			p.line("  %s;", cname.CFunctionPointer(m.Name, &m.Returns, m.Params))
 		}
 		p.line("} %s;", v.Name)
 	}
@@ -183,7 +184,7 @@ func Metatensor(api *spec.API) []byte {
 			extra = append(extra, r)
 		}
 		p.doc("", f.Doc, extra...)
-		p.line("%s;", spec.CFunction(f.Name, &f.Returns, f.Params))
+		p.line("%s;", cname.CFunction(f.Name, &f.Returns, f.Params))
 	}
 	p.line("")
 	p.line("#ifdef __cplusplus")
@@ -198,7 +199,7 @@ func Metatensor(api *spec.API) []byte {
 func (p *printer) callbackTypedef(api *spec.API, c *spec.Callback) {
 	p.line("")
 	p.doc("", c.Doc, append(paramDocs(c.Params), returnDoc(api, &c.Returns))...)
-	p.line("typedef %s;", spec.CFunctionPointer(c.Name, &c.Returns, c.Params))
+	p.line("typedef %s;", cname.CFunctionPointer(c.Name, &c.Returns, c.Params))
 }
 
 func (p *printer) structDefinition(s *spec.Struct) {

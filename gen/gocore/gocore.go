@@ -9,6 +9,7 @@ import (
 	"github.com/dave/jennifer/jen"
 	"github.com/metatensor-go/metatensor/gen/goname"
 	"github.com/metatensor-go/metatensor/gen/spec"
+	"github.com/metatensor-go/metatensor/gen/text"
 )
 
 // Status writes internal/core/status_gen.go from the mts_status_t enum.
@@ -28,7 +29,7 @@ func Status(api *spec.API) ([]byte, error) {
 	f.Type().Id("Status").Int32()
 	var consts []jen.Code
 	for _, v := range status.Values {
-		consts = append(consts, jen.Comment(oneLine(v.Doc)), jen.Id(goname.Status(v.Name)).Id("Status").Op("=").Lit(int(v.Value)))
+		consts = append(consts, jen.Comment(text.OneLine(v.Doc)), jen.Id(goname.Status(v.Name)).Id("Status").Op("=").Lit(int(v.Value)))
 	}
 	f.Const().Defs(consts...)
 
@@ -50,10 +51,6 @@ func Status(api *spec.API) ([]byte, error) {
 		jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit("mts_status_t(%d)"), jen.Int32().Call(jen.Id("s")))),
 	)
 	return render(f)
-}
-
-func oneLine(doc string) string {
-	return strings.Join(strings.Fields(doc), " ")
 }
 
 func render(f *jen.File) ([]byte, error) {
@@ -79,12 +76,12 @@ func DLPack(api *spec.API) ([]byte, error) {
 			continue
 		}
 		name := goname.DLPackEnum(e.Name)
-		f.Comment(name + ": " + oneLine(e.Doc))
+		f.Comment(name + ": " + text.OneLine(e.Doc))
 		f.Type().Id(name).Add(underlying)
 		var consts, names []jen.Code
 		for _, v := range e.Values {
 			id := goname.DLPackValue(e.Name, v.Name)
-			consts = append(consts, jen.Comment(oneLine(v.Doc)), jen.Id(id).Id(name).Op("=").Lit(int(v.Value)))
+			consts = append(consts, jen.Comment(text.OneLine(v.Doc)), jen.Id(id).Id(name).Op("=").Lit(int(v.Value)))
 			text := v.Name
 			if e.Name == "DLDeviceType" {
 				text = strings.TrimPrefix(v.Name, "kDL")

@@ -67,10 +67,10 @@ func receiverPrefix(decl *ast.FuncDecl) string {
 
 // missingCounterparts lists the functions of the spec whose Go counterpart is not declared,
 // and those that have no Go name at all.
-func missingCounterparts(functions []*spec.Function, declared map[string]bool) []string {
+func missingCounterparts(functions []*spec.Function, m *Mapping, declared map[string]bool) []string {
 	var missing []string
 	for _, f := range functions {
-		name, err := Counterpart(f)
+		name, err := Counterpart(f, m.Entry(f.Name))
 		switch {
 		case err != nil:
 			missing = append(missing, err.Error())
@@ -82,20 +82,14 @@ func missingCounterparts(functions []*spec.Function, declared map[string]bool) [
 }
 
 // TestEveryFunctionHasAGoCounterpart fails when a function of spec/api.yaml that is not
-// c_only has no counterpart in bindings/go.
+// excluded in spec/bindings/go.yaml has no counterpart in bindings/go.
 func TestEveryFunctionHasAGoCounterpart(t *testing.T) {
-	api, err := spec.Load("../../spec/api.yaml")
-	require.NoError(t, err)
+	api, m := loadSpec(t)
 	declared := declarations(t, "../../bindings/go")
-	assert.Empty(t, missingCounterparts(api.Functions, declared),
-		"give these functions a Go counterpart in bindings/go, or mark them c_only in spec/api.yaml")
+	assert.Empty(t, missingCounterparts(api.Functions, m, declared),
+		"give these functions a Go counterpart in bindings/go, or exclude them in spec/bindings/go.yaml")
 
-	cOnly := 0
-	for _, f := range api.Functions {
-		if f.COnly {
-			cOnly++
-		}
-	}
+	cOnly := len(m.Excluded)
 	assert.Equal(t, 3, cOnly, "the C-only functions: last error records and panic printing")
 }
 
@@ -103,21 +97,25 @@ func TestMissingCounterpartsAreReported(t *testing.T) {
 	functions := []*spec.Function{
 		{Name: "mts_labels_position"},
 		{Name: "mts_labels_frobnicate"},
-		{Name: "mts_last_error", COnly: true},
+		{Name: "mts_last_error"},
 		{Name: "mts_something_else"},
 	}
-	missing := missingCounterparts(functions, map[string]bool{"Labels.Position": true})
+	m := &Mapping{
+		Functions: map[string]*Entry{"mts_labels_position": {}, "mts_labels_frobnicate": {}, "mts_something_else": {}},
+		Excluded:  map[string]string{"mts_last_error": "C only."},
+	}
+	missing := missingCounterparts(functions, m, map[string]bool{"Labels.Position": true})
 	assert.Equal(t, []string{
 		"mts_labels_frobnicate: Labels.Frobnicate is not declared",
-		"golang: no Go name for mts_something_else: give it a go.name in the spec, or mark it c_only",
+		"golang: no Go name for mts_something_else: give it a name in spec/bindings/go.yaml, or exclude it there",
 	}, missing)
 }
 
 func TestCounterpartNames(t *testing.T) {
-	api := loadSpec(t)
+	api, m := loadSpec(t)
 	names := map[string]string{}
 	for _, f := range api.Functions {
-		name, err := Counterpart(f)
+		name, err := Counterpart(f, m.Entry(f.Name))
 		require.NoError(t, err)
 		names[f.Name] = name
 	}
@@ -140,20 +138,21 @@ func TestCounterpartNames(t *testing.T) {
 	} {
 		assert.Equal(t, want, names[function], function)
 	}
-
-	_, err := Counterpart(&spec.Function{Name: "mts_labels", COnly: true, Go: spec.GoMapping{Name: "NewLabels"}})
-	assert.ErrorContains(t, err, "mts_labels is c_only, but has the Go name NewLabels")
 }
 
-func loadSpec(t *testing.T) *spec.API {
+// loadSpec loads spec/api.yaml and its Go mapping.
+func loadSpec(t *testing.T) (*spec.API, *Mapping) {
 	t.Helper()
 	api, err := spec.Load("../../spec/api.yaml")
 	require.NoError(t, err)
-	return api
+	m, err := spec.LoadMapping("../../spec/bindings", api, Target)
+	require.NoError(t, err)
+	return api, m
 }
 
-// addFunction adds a function to the spec, as a spec entry written in YAML would be.
-func addFunction(t *testing.T, api *spec.API, f *spec.Function) {
+// addFunction adds a function to the spec and its entry to the mapping, as entries written
+// in YAML would be.
+func addFunction(t *testing.T, api *spec.API, m *Mapping, f *spec.Function, e Entry) {
 	t.Helper()
 	for _, p := range f.Params {
 		var err error
@@ -168,37 +167,36 @@ func addFunction(t *testing.T, api *spec.API, f *spec.Function) {
 		}
 	}
 	api.Functions = append(api.Functions, f)
+	m.Functions[f.Name] = &e
 }
 
 // TestNewSpecEntriesShowUpInGo adds a function to the spec and finds its Go counterpart,
 // signature and body, in the output: nothing is written by hand for it.
 func TestNewSpecEntriesShowUpInGo(t *testing.T) {
-	api := loadSpec(t)
-	addFunction(t, api, &spec.Function{
+	api, m := loadSpec(t)
+	addFunction(t, api, m, &spec.Function{
 		Name:    "mts_block_gradient_count",
 		Returns: spec.Return{Convention: "status"},
-		Go:      spec.GoMapping{Call: "len(block.Gradients())", Infallible: true},
 		Params: []*spec.Param{
 			{Name: "block", Type: "object.block"},
 			{Name: "count", Type: "usize", Direction: "out"},
 		},
-	})
-	addFunction(t, api, &spec.Function{
+	}, Entry{Call: "len(block.Gradients())", Infallible: true})
+	addFunction(t, api, m, &spec.Function{
 		Name:    "mts_labels_position_or",
 		Returns: spec.Return{Convention: "status"},
-		Go:      spec.GoMapping{Call: "labels.Position(values)"},
 		Params: []*spec.Param{
 			{Name: "labels", Type: "object.labels"},
 			{Name: "values", Type: "array<int32>"},
 			{Name: "fallback", Type: "usize"},
 			{Name: "result", Type: "int64", Direction: "out"},
 		},
-	})
-	out, err := Generate(api, "../../internal/core")
+	}, Entry{Call: "labels.Position(values)"})
+	out, err := Generate(api, m, "../../internal/core")
 	require.NoError(t, err)
 	source := string(out)
 	assert.Contains(t, source, "func (b *TensorBlock) GradientCount() (count int) {")
-	assert.Contains(t, source, "count = len(cBlock.Gradients())")
+	assert.Contains(t, source, "count = len(blockCore.Gradients())")
 	assert.Contains(t, source, "func (l *Labels) PositionOr(values []int32, fallback int) (result int, err error) {")
 	assert.Contains(t, source, "if fallback < 0 {")
 }
@@ -208,34 +206,35 @@ func TestNewSpecEntriesShowUpInGo(t *testing.T) {
 func TestGenerateNamesTheFunctionsItCanNotMap(t *testing.T) {
 	for _, tc := range []struct {
 		function *spec.Function
+		entry    Entry
 		message  string
 	}{
 		{&spec.Function{Name: "mts_labels_frobnicate", Returns: spec.Return{Convention: "status"},
-			Params: []*spec.Param{{Name: "labels", Type: "object.labels"}}},
+			Params: []*spec.Param{{Name: "labels", Type: "object.labels"}}}, Entry{},
 			`mts_labels_frobnicate: the core call "labels.Frobnicate()": labels.Frobnicate undefined`},
 		{&spec.Function{Name: "mts_labels_names_twice", Returns: spec.Return{Convention: "status"},
-			Go: spec.GoMapping{Call: "labels.Names()"},
 			Params: []*spec.Param{{Name: "labels", Type: "object.labels"},
 				{Name: "a", Type: "array<string>", Direction: "out"}, {Name: "b", Type: "array<string>", Direction: "out"}}},
+			Entry{Call: "labels.Names()"},
 			`the core call "labels.Names()" gives 1 results, the Go counterpart needs 2`},
 		{&spec.Function{Name: "mts_labels_count_as_labels", Returns: spec.Return{Convention: "object", Type: "object.labels"},
-			Go:     spec.GoMapping{Call: "labels.Count()"},
 			Params: []*spec.Param{{Name: "labels", Type: "object.labels"}}},
+			Entry{Call: "labels.Count()"},
 			`the result result of the core call "labels.Count()" is a int, which does not make a object.labels`},
 		{&spec.Function{Name: "mts_labels_weird", Returns: spec.Return{Convention: "status"},
-			Params: []*spec.Param{{Name: "labels", Type: "object.labels"}, {Name: "x", Type: "uint16"}}},
+			Params: []*spec.Param{{Name: "labels", Type: "object.labels"}, {Name: "x", Type: "uint16"}}}, Entry{},
 			`mts_labels_weird: no core type for the parameter x (uint16)`},
-		{&spec.Function{Name: "mts_somewhere", Returns: spec.Return{Convention: "status"}},
+		{&spec.Function{Name: "mts_somewhere", Returns: spec.Return{Convention: "status"}}, Entry{},
 			`no Go name for mts_somewhere`},
 	} {
-		api := loadSpec(t)
+		api, m := loadSpec(t)
 		if tc.function.Returns.Type != "" {
 			var err error
 			tc.function.Returns.T, err = spec.ParseType(tc.function.Returns.Type)
 			require.NoError(t, err)
 		}
-		addFunction(t, api, tc.function)
-		_, err := Generate(api, "../../internal/core")
+		addFunction(t, api, m, tc.function, tc.entry)
+		_, err := Generate(api, m, "../../internal/core")
 		assert.ErrorContains(t, err, tc.message, tc.function.Name)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 	"github.com/metatensor-go/metatensor/gen/goname"
 	"github.com/metatensor-go/metatensor/gen/spec"
+	"github.com/metatensor-go/metatensor/gen/text"
 )
 
 // How a C signature becomes a Go one. Inputs: objects are Go wrappers (*Labels...), arrays
@@ -20,8 +21,8 @@ import (
 // goFunction is the Go counterpart of a spec function, as the generator writes it.
 type goFunction struct {
 	spec       *spec.Function
-	name       string  // the Go name, without the type of a method
-	recv       *object // the type of a method, nil for a function
+	name       string         // the Go name, without the type of a method
+	recv       *goname.Object // the type of a method, nil for a function
 	recvParam  *spec.Param
 	params     []*spec.Param // the Go parameters, the receiver excepted
 	outputs    []output
@@ -43,27 +44,23 @@ type output struct {
 	ok bool
 }
 
-// shape derives the Go counterpart of function.
-func shape(function *spec.Function) (*goFunction, error) {
-	full, err := Counterpart(function)
+// shape derives the Go counterpart of function from its mapping, nil when it has none.
+func shape(function *spec.Function, entry *Entry) (*goFunction, error) {
+	full, err := Counterpart(function, entry)
 	if err != nil || full == "" {
 		return nil, err
 	}
 	f := &goFunction{
 		spec:       function,
 		name:       full,
-		call:       function.Go.Call,
-		infallible: function.Go.Infallible,
-		borrowed:   function.Go.Borrowed,
-		doc:        function.Go.Doc,
+		call:       entry.Call,
+		infallible: entry.Infallible,
+		borrowed:   entry.Borrowed,
+		doc:        entry.Doc,
 	}
 	if typ, method, ok := strings.Cut(full, "."); ok {
 		f.name = method
-		for i := range objects {
-			if objects[i].goType == typ {
-				f.recv = &objects[i]
-			}
-		}
+		f.recv = goname.ObjectTyped(typ)
 		if f.recv == nil {
 			return nil, fmt.Errorf("%s: %s is not a type of the Go binding", function.Name, typ)
 		}
@@ -75,21 +72,21 @@ func shape(function *spec.Function) (*goFunction, error) {
 		switch {
 		case len(p.CountFor) > 0, p.T.Kind == spec.KindOpaque, isCallback(p.T, "mts_realloc_buffer_t"):
 			// counts are the lengths of slices; realloc is how C grows what Go appends to
-		case f.recv != nil && f.recvParam == nil && p.T.Kind == spec.KindObject && p.T.Name == f.recv.spec:
+		case f.recv != nil && f.recvParam == nil && p.T.Kind == spec.KindObject && p.T.Name == f.recv.Spec:
 			f.recvParam = p
 		case isOutput(p):
-			f.outputs = append(f.outputs, output{name: goname.LowerCamel(p.Name), param: p, t: p.T,
+			f.outputs = append(f.outputs, output{name: goname.Param(p.Name), param: p, t: p.T,
 				ok: p.T.Kind == spec.KindString})
 		default:
 			f.params = append(f.params, p)
 		}
 	}
 	if f.recv != nil && f.recvParam == nil {
-		return nil, fmt.Errorf("%s: the method %s takes no %s", function.Name, full, f.recv.spec)
+		return nil, fmt.Errorf("%s: the method %s takes no %s", function.Name, full, f.recv.Spec)
 	}
-	if names := function.Go.Results; names != nil {
+	if names := entry.Results; names != nil {
 		if len(names) != len(f.outputs) {
-			return nil, fmt.Errorf("%s: go.results names %d results, the Go counterpart has %d", function.Name, len(names), len(f.outputs))
+			return nil, fmt.Errorf("%s: results names %d results, the Go counterpart has %d", function.Name, len(names), len(f.outputs))
 		}
 		for i := range names {
 			f.outputs[i].name = names[i]
@@ -99,7 +96,7 @@ func shape(function *spec.Function) (*goFunction, error) {
 		f.call = defaultCall(f)
 	}
 	if f.doc == "" {
-		f.doc = fmt.Sprintf("%s is the counterpart of %s. %s", f.name, function.Name, oneLine(function.Doc))
+		f.doc = fmt.Sprintf("%s is the counterpart of %s. %s", f.name, function.Name, text.OneLine(function.Doc))
 	}
 	return f, nil
 }
@@ -126,20 +123,10 @@ func defaultCall(f *goFunction) string {
 		args = append(args, p.Name)
 	}
 	if f.recv != nil {
-		_, rest, _ := objectOf(f.spec.Name)
-		return fmt.Sprintf("%s.%s(%s)", f.recvParam.Name, methodName(rest, false), strings.Join(args, ", "))
+		_, rest, _ := goname.SplitFunction(f.spec.Name)
+		return fmt.Sprintf("%s.%s(%s)", f.recvParam.Name, goname.Method(rest, false), strings.Join(args, ", "))
 	}
 	return fmt.Sprintf("%s(%s)", f.name, strings.Join(args, ", "))
-}
-
-// objectType finds the object of the binding behind a spec object type.
-func objectType(t *spec.Type) *object {
-	for i := range objects {
-		if objects[i].spec == t.Name {
-			return &objects[i]
-		}
-	}
-	return nil
 }
 
 // plainTypes are the types of the spec that are not objects: the Go type of the binding,
@@ -167,8 +154,8 @@ func inputType(p *spec.Param) (goType jen.Code, coreType string, err error) {
 		t, list = t.Elem, "[]"
 	}
 	if t.Kind == spec.KindObject {
-		if o := objectType(t); o != nil {
-			return jen.Id(list + "*" + o.goType), list + "*" + o.coreType, nil
+		if o := goname.ObjectOf(t.Name); o != nil {
+			return jen.Id(list + "*" + o.GoType), list + "*" + o.CoreType, nil
 		}
 	} else if types, ok := plainTypes[t.String()]; ok {
 		return jen.Id(types[0]), types[1], nil
@@ -181,8 +168,8 @@ func goOutputType(o output) (jen.Code, error) {
 	t := o.t
 	switch t.Kind {
 	case spec.KindObject:
-		if obj := objectType(t); obj != nil {
-			return jen.Op("*").Id(obj.goType), nil
+		if obj := goname.ObjectOf(t.Name); obj != nil {
+			return jen.Op("*").Id(obj.GoType), nil
 		}
 	case spec.KindBuffer, spec.KindGrowable:
 		switch t.Elem.Name {

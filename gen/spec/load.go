@@ -34,7 +34,7 @@ func Parse(data []byte) (*API, error) {
 }
 
 // normalise fills the defaults documented in spec/README.md so generators never see an
-// empty direction, ownership or implementation.
+// empty direction or ownership.
 func (api *API) normalise() {
 	fill := func(params []*Param, member bool) {
 		for _, p := range params {
@@ -60,9 +60,6 @@ func (api *API) normalise() {
 	}
 	for _, f := range api.Functions {
 		fill(f.Params, false)
-		if f.ImplementedIn == "" {
-			f.ImplementedIn = "go"
-		}
 	}
 }
 

@@ -1,5 +1,6 @@
 // Package spec loads spec/api.yaml, validates it and gives the generators a normalised model
-// in which every type reference is resolved.
+// in which every type reference is resolved. It also loads and checks the mapping files of
+// spec/bindings (mapping.go), whose entries each generator defines.
 package spec
 
 // The structs in this file mirror the YAML schema of spec/README.md one to one; the loader
@@ -108,42 +109,14 @@ type Method struct {
 
 // Function is one exported function of the library.
 type Function struct {
-	Name          string   `yaml:"name"`
-	Group         string   `yaml:"group"`
-	Returns       Return   `yaml:"returns"`
-	Doc           string   `yaml:"doc"`
-	Params        []*Param `yaml:"params"`
-	ImplementedIn string   `yaml:"implemented_in"`
-	Pending       bool     `yaml:"pending"`
-	// COnly marks the functions that only make sense in C (thread-local error records, panic
-	// printing): the language bindings need no counterpart for them.
-	COnly bool `yaml:"c_only"`
+	Name    string   `yaml:"name"`
+	Group   string   `yaml:"group"`
+	Returns Return   `yaml:"returns"`
+	Doc     string   `yaml:"doc"`
+	Params  []*Param `yaml:"params"`
 	// CheckOrder lists parameters whose argument checks run first, in this order (the
 	// reference does not always check in parameter order).
 	CheckOrder []string `yaml:"check_order"`
-	// Go says how the Go binding maps the function where its naming and calling rules do not
-	// (gen/golang).
-	Go GoMapping `yaml:"go"`
-}
-
-// GoMapping is what the Go binding's generator needs to know about a function beyond its C
-// signature. Every field is optional.
-type GoMapping struct {
-	// Name is the Go counterpart: a function ("NewBlock") or a method ("Labels.Names").
-	Name string `yaml:"name"`
-	// Call is the Go expression of internal/core that does the work, written with the names
-	// of the parameters: "tensor.Info().Get(key)".
-	Call string `yaml:"call"`
-	// Doc documents the Go counterpart, in Go's terms.
-	Doc string `yaml:"doc"`
-	// Infallible counterparts have no error result: they fail only on misuse (an object used
-	// after Close), which panics.
-	Infallible bool `yaml:"infallible"`
-	// Borrowed says that the object Call gives belongs to one of the arguments: the Go
-	// counterpart takes a new reference to labels, or a view of a block.
-	Borrowed bool `yaml:"borrowed"`
-	// Results names the Go results, in order, where the C names do not suit Go.
-	Results []string `yaml:"results"`
 }
 
 // Return describes what a function, callback or method returns.

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -43,13 +44,9 @@ type Type struct {
 	Object   *Object
 }
 
-// Primitives maps each primitive of the grammar to its C spelling.
-var Primitives = map[string]string{
-	"void": "void", "bool": "bool", "char": "char", "int": "int",
-	"int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t",
-	"uint8": "uint8_t", "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t",
-	"usize": "uintptr_t",
-}
+// primitives are the primitive types of the grammar (their C spellings: gen/cname).
+var primitives = []string{"void", "bool", "char", "int", "int8", "int16", "int32", "int64",
+	"uint8", "uint16", "uint32", "uint64", "usize"}
 
 var namedKinds = map[string]Kind{
 	"enum": KindEnum, "alias": KindAlias, "struct": KindStruct,
@@ -93,7 +90,7 @@ func ParseType(text string) (*Type, error) {
 	case "opaque":
 		return &Type{Kind: KindOpaque}, nil
 	}
-	if _, ok := Primitives[text]; ok {
+	if slices.Contains(primitives, text) {
 		return &Type{Kind: KindPrim, Name: text}, nil
 	}
 	return nil, fmt.Errorf("unknown type %q", text)
@@ -154,4 +151,10 @@ func (c *CountRef) UnmarshalYAML(node *yaml.Node) error {
 		return nil
 	}
 	return fmt.Errorf("line %d: count must be a parameter name or a list of names", node.Line)
+}
+
+// PassedByPointer is true when the C parameter is a pointer: a pointer type, or any out or
+// inout value.
+func PassedByPointer(p *Param) bool {
+	return p.T.IsPointer() || p.Direction != "in"
 }

@@ -109,24 +109,6 @@ func (api *API) validate() error {
 		if !slices.Contains(groups, f.Group) {
 			p.add("%s: group %q is not one of %s", where, f.Group, strings.Join(groups, ", "))
 		}
-		if f.ImplementedIn != "go" && f.ImplementedIn != "c" {
-			p.add("%s: implemented_in %q is neither go nor c", where, f.ImplementedIn)
-		}
-		if f.COnly {
-			if o := api.FreeFunctionOf(f); o != nil {
-				p.add("%s: can not be c_only, it frees the object %s, which every language must release", where, o.Name)
-			}
-			if f.Returns.Convention == "object" {
-				p.add("%s: can not be c_only, it makes an object, which every language must be able to make", where)
-			}
-		}
-		if f.Pending && f.ImplementedIn == "c" {
-			p.add("%s: only Go implementations can be pending", where)
-		}
-		if f.ImplementedIn == "go" && f.Returns.Convention != "status" && f.Returns.Convention != "object" {
-			// Without a status or a NULL result, a Go body would have no way to report errors.
-			p.add("%s: a %s function must be implemented_in c", where, f.Returns.Convention)
-		}
 		api.checkReturn(&p, where, &f.Returns, true)
 		api.checkParams(&p, where, f.Params)
 		for _, name := range f.CheckOrder {

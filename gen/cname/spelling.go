@@ -1,6 +1,12 @@
-package spec
+// Package cname decides every name and spelling the generators print in C: the spelling of
+// each type, prototypes, and the mtsgo_* symbols of the export layer (symbols.go).
+package cname
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/metatensor-go/metatensor/gen/spec"
+)
 
 // The C spelling of types follows from the semantic flags (spec/README.md): objects of an
 // always_const kind are const everywhere; other pointees are const for `in` parameters that
@@ -10,22 +16,22 @@ import "strings"
 
 // valueType spells a value of type t. constPointee qualifies what a pointer type points to;
 // it has no effect on types passed by value.
-func valueType(t *Type, constPointee bool) string {
+func valueType(t *spec.Type, constPointee bool) string {
 	switch t.Kind {
-	case KindString:
+	case spec.KindString:
 		return "const char *"
-	case KindOpaque:
+	case spec.KindOpaque:
 		return qualify("void", constPointee) + " *"
-	case KindObject:
+	case spec.KindObject:
 		return qualify("struct "+t.Object.CName, constPointee || t.Object.AlwaysConst) + " *"
-	case KindPtr:
+	case spec.KindPtr:
 		return pointerTo(elementType(t.Elem, constPointee))
 	}
 	return baseType(t)
 }
 
 // elementType spells the pointee of a pointer or the element of an array.
-func elementType(t *Type, constq bool) string {
+func elementType(t *spec.Type, constq bool) string {
 	if t.IsPointer() {
 		return valueType(t, constq)
 	}
@@ -33,22 +39,22 @@ func elementType(t *Type, constq bool) string {
 }
 
 // baseType spells the types that are passed by value.
-func baseType(t *Type) string {
+func baseType(t *spec.Type) string {
 	switch t.Kind {
-	case KindPrim:
-		return Primitives[t.Name]
-	case KindEnum:
+	case spec.KindPrim:
+		return Primitive(t.Name)
+	case spec.KindEnum:
 		return t.Enum.Name
-	case KindAlias:
+	case spec.KindAlias:
 		return t.Alias.Name
-	case KindStruct:
+	case spec.KindStruct:
 		if t.Struct.Tagged {
 			return "struct " + t.Struct.Name
 		}
 		return t.Struct.Name
-	case KindVtable:
+	case spec.KindVtable:
 		return "struct " + t.Vtable.Name
-	case KindCallback:
+	case spec.KindCallback:
 		return t.Callback.Name
 	}
 	panic("baseType: not a value type: " + t.String())
@@ -79,11 +85,11 @@ func constPointer(element string, elementIsPointer bool) string {
 }
 
 // CType spells the C type of a parameter or struct member.
-func CType(p *Param) string {
+func CType(p *spec.Param) string {
 	t := p.T
 	constq := p.Direction == "in" && !p.Mutable && !p.Member
 	switch t.Kind {
-	case KindArray:
+	case spec.KindArray:
 		switch p.Direction {
 		case "inout":
 			return pointerTo(elementType(t.Elem, false))
@@ -94,9 +100,9 @@ func CType(p *Param) string {
 			return pointerTo(elementType(t.Elem, false))
 		}
 		return constPointer(elementType(t.Elem, true), t.Elem.IsPointer())
-	case KindBuffer:
+	case spec.KindBuffer:
 		return pointerTo(elementType(t.Elem, false))
-	case KindGrowable:
+	case spec.KindGrowable:
 		return pointerTo(pointerTo(elementType(t.Elem, false)))
 	}
 	spelling := valueType(t, constq)
@@ -106,16 +112,10 @@ func CType(p *Param) string {
 	return spelling
 }
 
-// PassedByPointer is true when the C parameter is a pointer: a pointer type, or any out or
-// inout value.
-func PassedByPointer(p *Param) bool {
-	return p.T.IsPointer() || p.Direction != "in"
-}
-
 // CDecl spells a parameter or member declaration, name included; inline callbacks are
 // spelled in place as function pointers.
-func CDecl(p *Param) string {
-	if p.T.Kind == KindCallback && p.T.Callback.Inline {
+func CDecl(p *spec.Param) string {
+	if p.T.Kind == spec.KindCallback && p.T.Callback.Inline {
 		cb := p.T.Callback
 		return CReturn(&cb.Returns) + " (*" + p.Name + ")(" + CParams(cb.Params) + ")"
 	}
@@ -123,7 +123,7 @@ func CDecl(p *Param) string {
 }
 
 // CParams spells a parameter list; an empty list is "void".
-func CParams(params []*Param) string {
+func CParams(params []*spec.Param) string {
 	if len(params) == 0 {
 		return "void"
 	}
@@ -135,7 +135,7 @@ func CParams(params []*Param) string {
 }
 
 // CReturn spells the return type of a function, callback or method.
-func CReturn(r *Return) string {
+func CReturn(r *spec.Return) string {
 	switch r.Convention {
 	case "status":
 		return "mts_status_t"
@@ -150,12 +150,12 @@ func CReturn(r *Return) string {
 }
 
 // CFunction spells a prototype without the final semicolon.
-func CFunction(name string, r *Return, params []*Param) string {
+func CFunction(name string, r *spec.Return, params []*spec.Param) string {
 	return Join(CReturn(r), name) + "(" + CParams(params) + ")"
 }
 
 // CFunctionPointer spells a member or typedef holding a pointer to such a function.
-func CFunctionPointer(name string, r *Return, params []*Param) string {
+func CFunctionPointer(name string, r *spec.Return, params []*spec.Param) string {
 	ret := CReturn(r)
 	sep := " "
 	if strings.HasSuffix(ret, "*") {
@@ -172,15 +172,15 @@ func Join(spelling, name string) string {
 	return spelling + " " + name
 }
 
-// CountParams lists the count parameters of an array parameter.
-func (api *API) CountParams(params []*Param, array *Param) []*Param {
-	var out []*Param
-	for _, name := range array.Count {
-		for _, p := range params {
-			if p.Name == name {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
+// primitives are the C spellings of the primitives of the grammar.
+var primitives = map[string]string{
+	"void": "void", "bool": "bool", "char": "char", "int": "int",
+	"int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t",
+	"uint8": "uint8_t", "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t",
+	"usize": "uintptr_t",
+}
+
+// Primitive spells a primitive of the grammar in C: usize is uintptr_t.
+func Primitive(name string) string {
+	return primitives[name]
 }

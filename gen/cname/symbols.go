@@ -1,0 +1,32 @@
+package cname
+
+import "strings"
+
+// The C symbols of the export layer (bindings/c). Every one starts with mtsgo_, so that it
+// never clashes with a symbol of the ABI.
+
+// Short drops the library prefix: mts_labels_union gives labels_union.
+func Short(function string) string {
+	return strings.TrimPrefix(function, "mts_")
+}
+
+// Export names the Go function that cgo exports for a C function: mtsgo_labels_union. The C
+// function itself is a C wrapper with the exact const-qualified prototype.
+func Export(function string) string {
+	return "mtsgo_" + Short(function)
+}
+
+// CBody is the hand-written C function behind a C-implemented function: the generated
+// wrapper checks the arguments, then calls it with the same prototype.
+func CBody(function string) string {
+	return "mtsgo_c_" + Short(function)
+}
+
+// Trampoline names the C helper through which Go calls a vtable member or a callback.
+func Trampoline(owner, member string) string {
+	owner = strings.TrimSuffix(Short(owner), "_t")
+	if member == "" {
+		return "mtsgo_call_" + owner
+	}
+	return "mtsgo_" + owner + "_" + member
+}
