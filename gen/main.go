@@ -95,7 +95,11 @@ func AllOutputs(in *Input, source string) ([]Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(outputs, Output{golang.Path, binding}), nil
+	bodies, err := cgo.Bodies(in.API, in.Cgo, in.Go, filepath.Join(source, golang.CoreDir))
+	if err != nil {
+		return nil, err
+	}
+	return append(outputs, Output{golang.Path, binding}, Output{cgo.BodiesPath, bodies}), nil
 }
 
 func main() {

@@ -256,71 +256,6 @@ func mtsgo_block_release(record *C.struct_mts_block_t) (status C.mts_status_t) {
 	return C.MTS_SUCCESS
 }
 
-func implBlockCopy(record *C.struct_mts_block_t) (*C.struct_mts_block_t, error) {
-	block, err := blockOf(record)
-	if err != nil {
-		return nil, err
-	}
-	copied, err := block.Copy()
-	if err != nil {
-		return nil, err
-	}
-	return blockRecordOf(copied), nil
-}
-
-func implBlockLabels(record *C.struct_mts_block_t, axis C.uintptr_t) (*C.struct_mts_labels_t, error) {
-	block, err := blockOf(record)
-	if err != nil {
-		return nil, err
-	}
-	labels, err := block.Labels(uint64(axis))
-	if err != nil {
-		return nil, err
-	}
-	return shareLabels(labels), nil
-}
-
-func implBlockGradient(record *C.struct_mts_block_t, parameter *C.char, gradient **C.struct_mts_block_t) error {
-	block, err := blockOf(record)
-	if err != nil {
-		return err
-	}
-	found, err := block.Gradient(C.GoString(parameter))
-	if err != nil {
-		return err
-	}
-	*gradient = blockRecordOf(found)
-	return nil
-}
-
-func implBlockData(record *C.struct_mts_block_t, data *C.struct_mts_array_t) error {
-	block, err := blockOf(record)
-	if err != nil {
-		return err
-	}
-	view, err := arrayView(block.Values())
-	if err != nil {
-		return err
-	}
-	*data = view
-	return nil
-}
-
-// arrayView gives the mts_array_t C gave for an array, with destroy NULL: the holder keeps it.
-func arrayView(array core.Array) (C.struct_mts_array_t, error) {
-	var view C.struct_mts_array_t
-	switch a := array.(type) {
-	case *cArray:
-		view = *a.raw
-	case *cHeldGoArray:
-		view = a.raw
-	default:
-		return view, core.Errorf(core.InternalError, "this block's values were not given through the C API")
-	}
-	view.destroy = nil
-	return view, nil
-}
-
 func implBlockAddGradient(record *C.struct_mts_block_t, parameter *C.char, gradientRecord *C.struct_mts_block_t) error {
 	block, err := blockOf(record)
 	if err != nil {
@@ -361,28 +296,3 @@ func implBlockGradientsList(record *C.struct_mts_block_t, parameters ***C.char, 
 	return nil
 }
 
-func implBlockDevice(record *C.struct_mts_block_t, device *C.DLDevice) error {
-	block, err := blockOf(record)
-	if err != nil {
-		return err
-	}
-	d, err := block.Device()
-	if err != nil {
-		return err
-	}
-	*device = deviceToC(d)
-	return nil
-}
-
-func implBlockDtype(record *C.struct_mts_block_t, dtype *C.DLDataType) error {
-	block, err := blockOf(record)
-	if err != nil {
-		return err
-	}
-	t, err := block.DType()
-	if err != nil {
-		return err
-	}
-	*dtype = dtypeToC(t)
-	return nil
-}

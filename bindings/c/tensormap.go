@@ -116,39 +116,6 @@ func implTensormapFree(record *C.struct_mts_tensormap_t) error {
 	return nil
 }
 
-func implTensormapCopy(record *C.struct_mts_tensormap_t) (*C.struct_mts_tensormap_t, error) {
-	object, err := tensorMapOf(record)
-	if err != nil {
-		return nil, err
-	}
-	copied, err := object.tensor.Copy()
-	if err != nil {
-		return nil, err
-	}
-	return newTensorMapRecord(copied), nil
-}
-
-func implTensormapKeys(record *C.struct_mts_tensormap_t) (*C.struct_mts_labels_t, error) {
-	object, err := tensorMapOf(record)
-	if err != nil {
-		return nil, err
-	}
-	return shareLabels(object.tensor.Keys()), nil
-}
-
-func implTensormapBlockByID(record *C.struct_mts_tensormap_t, block **C.struct_mts_block_t, index C.uintptr_t) error {
-	object, err := tensorMapOf(record)
-	if err != nil {
-		return err
-	}
-	found, err := object.tensor.Block(uint64(index))
-	if err != nil {
-		return err
-	}
-	*block = blockRecordOf(found)
-	return nil
-}
-
 func implTensormapSetInfo(record *C.struct_mts_tensormap_t, key, value *C.char) error {
 	object, err := tensorMapOf(record)
 	if err != nil {
@@ -220,28 +187,3 @@ func implTensormapInfoKeys(record *C.struct_mts_tensormap_t, keys ***C.char, cou
 	return nil
 }
 
-func implTensormapDevice(record *C.struct_mts_tensormap_t, device *C.DLDevice) error {
-	object, err := tensorMapOf(record)
-	if err != nil {
-		return err
-	}
-	d, err := object.tensor.Device()
-	if err != nil {
-		return err
-	}
-	*device = deviceToC(d)
-	return nil
-}
-
-func implTensormapDtype(record *C.struct_mts_tensormap_t, dtype *C.DLDataType) error {
-	object, err := tensorMapOf(record)
-	if err != nil {
-		return err
-	}
-	t, err := object.tensor.DType()
-	if err != nil {
-		return err
-	}
-	*dtype = dtypeToC(t)
-	return nil
-}

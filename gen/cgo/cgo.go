@@ -52,7 +52,7 @@ func Generate(api *spec.API, m *Mapping) ([]File, error) {
 func goFunctions(api *spec.API, m *Mapping) []*spec.Function {
 	var out []*spec.Function
 	for _, f := range api.Functions {
-		if m.Entry(f.Name).ImplementedIn == "go" {
+		if m.Entry(f.Name).ImplementedIn != "c" {
 			out = append(out, f)
 		}
 	}

@@ -8,11 +8,15 @@ import (
 
 // Entry is how the export layer implements one function (spec/bindings/cgo.yaml).
 type Entry struct {
-	// ImplementedIn is go (default: a Go export calling the hand-written impl*) or c (a
+	// ImplementedIn is go (default: a Go export calling the hand-written impl*), generated
+	// (the same, the impl* written by Bodies from the core call) or c (a
 	// hand-written C body, mtsgo_c_*).
 	ImplementedIn string `yaml:"implemented_in"`
 	// Pending functions have no core yet: the export returns "not implemented yet".
 	Pending bool `yaml:"pending"`
+	// Call is the core expression of a generated body where it differs from the Go binding's
+	// (which writes saves into a growable buffer as a core.SaveSink).
+	Call string `yaml:"call"`
 }
 
 // Mapping is the export layer's mapping file.
@@ -27,13 +31,16 @@ func check(f *spec.Function, e *Entry) []string {
 		e.ImplementedIn = "go"
 	}
 	var problems []string
-	if e.ImplementedIn != "go" && e.ImplementedIn != "c" {
-		problems = append(problems, fmt.Sprintf("implemented_in %q is neither go nor c", e.ImplementedIn))
+	if e.ImplementedIn != "go" && e.ImplementedIn != "c" && e.ImplementedIn != "generated" {
+		problems = append(problems, fmt.Sprintf("implemented_in %q is not one of go, generated, c", e.ImplementedIn))
+	}
+	if e.Call != "" && e.ImplementedIn != "generated" {
+		problems = append(problems, "only generated bodies have a call")
 	}
 	if e.Pending && e.ImplementedIn == "c" {
 		problems = append(problems, "only Go implementations can be pending")
 	}
-	if e.ImplementedIn == "go" && f.Returns.Convention != "status" && f.Returns.Convention != "object" {
+	if e.ImplementedIn != "c" && f.Returns.Convention != "status" && f.Returns.Convention != "object" {
 		// Without a status or a NULL result, a Go body would have no way to report errors.
 		problems = append(problems, fmt.Sprintf("a %s function must be implemented_in c", f.Returns.Convention))
 	}

@@ -113,7 +113,7 @@ func statuses(f *jen.File, api *spec.API) error {
 }
 
 // emit writes the Go counterpart of one function.
-func emit(f *jen.File, g *goFunction, core coreResult) error {
+func emit(f *jen.File, g *goFunction, core CoreResult) error {
 	for _, line := range text.Wrap(g.doc, 90) {
 		f.Comment(line)
 	}
@@ -271,7 +271,7 @@ func (b *body) inputs() error {
 }
 
 // callCore calls the core and converts what it gives to the Go results.
-func (b *body) callCore(core coreResult) error {
+func (b *body) callCore(core CoreResult) error {
 	g := b.g
 	call, err := rewrite(g.call, b.rename)
 	if err != nil {
@@ -284,15 +284,15 @@ func (b *body) callCore(core coreResult) error {
 			want++
 		}
 	}
-	if len(core.types) != want {
-		return fmt.Errorf("the core call %q gives %d results, the Go counterpart needs %d", g.call, len(core.types), want)
+	if len(core.Types) != want {
+		return fmt.Errorf("the core call %q gives %d results, the Go counterpart needs %d", g.call, len(core.Types), want)
 	}
-	if core.errors && g.infallible {
+	if core.Errors && g.infallible {
 		if want != 1 {
 			return fmt.Errorf("infallible, but the core call %q can fail", g.call)
 		}
 		call = "must(" + call + ")"
-		core.errors = false
+		core.Errors = false
 	}
 
 	// Each core result goes straight into its Go result, or through a temporary outN when
@@ -302,7 +302,7 @@ func (b *body) callCore(core coreResult) error {
 	i := 0
 	for _, o := range g.outputs {
 		temporary := jen.Id(fmt.Sprintf("out%d", i))
-		value, err := b.convert(o, core.types[i], temporary)
+		value, err := b.convert(o, core.Types[i], temporary)
 		if err != nil {
 			return err
 		}
@@ -319,7 +319,7 @@ func (b *body) callCore(core coreResult) error {
 			i++
 		}
 	}
-	if core.errors {
+	if core.Errors {
 		targets = append(targets, jen.Err())
 	}
 	assign := "="
@@ -331,7 +331,7 @@ func (b *body) callCore(core coreResult) error {
 	} else {
 		b.code = append(b.code, jen.List(targets...).Op(assign).Id(call))
 	}
-	if core.errors && len(conversions) > 0 {
+	if core.Errors && len(conversions) > 0 {
 		b.code = append(b.code, jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return()))
 	}
 	b.code = append(b.code, conversions...)
@@ -412,4 +412,10 @@ func rewrite(expr string, rename map[string]string) (string, error) {
 		return "", err
 	}
 	return out.String(), nil
+}
+
+// RewriteCall is rewrite for other generators over internal/core: the parameter names of a
+// core expression become the Go expressions of rename, other names are qualified with core.
+func RewriteCall(expr string, rename map[string]string) (string, error) {
+	return rewrite(expr, rename)
 }

@@ -144,6 +144,8 @@ type Param struct {
 	Count           CountRef `yaml:"count"`
 	ValidUntil      string   `yaml:"valid_until"`
 	NullMessage     string   `yaml:"null_message"`
+	// EntriesOf names the labels parameter whose entry count a buffer's length must equal.
+	EntriesOf string `yaml:"entries_of"`
 
 	T *Type `yaml:"-"`
 	// CountFor is set on count parameters: the array parameters whose length they hold.

@@ -298,6 +298,16 @@ func (api *API) checkParams(p *problems, where string, params []*Param) {
 		}
 	}
 	for _, param := range params {
+		if param.EntriesOf != "" {
+			pwhere := where + " parameter " + param.Name
+			of, ok := byName[param.EntriesOf]
+			if !ok || of.T == nil || of.T.Kind != KindObject || of.T.Name != "labels" {
+				p.add("%s: entries_of %q is not a labels parameter here", pwhere, param.EntriesOf)
+			}
+			if param.T != nil && param.T.Kind != KindBuffer {
+				p.add("%s: entries_of is for buffers", pwhere)
+			}
+		}
 		for _, name := range param.Count {
 			pwhere := where + " parameter " + param.Name
 			count, ok := byName[name]
