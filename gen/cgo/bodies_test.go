@@ -9,36 +9,41 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/metatensor-go/metatensor/gen/golang"
 	"github.com/metatensor-go/metatensor/gen/spec"
 )
 
-// loadSpec reads the repository's spec, with edit applied to its text first.
-func loadSpec(t *testing.T, edit func(string) string) *spec.API {
+// bodiesOf generates the bodies of the repository's spec, with edit applied to the text of
+// its cgo mapping first.
+func bodiesOf(t *testing.T, edit func(string) string) (string, error) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "spec", "api.yaml"))
+	specDir := filepath.Join("..", "..", "spec")
+	api, err := spec.Load(filepath.Join(specDir, "api.yaml"))
 	require.NoError(t, err)
-	api, err := spec.Parse([]byte(edit(string(data))))
+	goMapping, err := spec.LoadMapping(filepath.Join(specDir, "bindings"), api, golang.Target)
 	require.NoError(t, err)
-	return api
+	path := filepath.Join(specDir, "bindings", "cgo.yaml")
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	m, err := spec.ParseMapping(path, []byte(edit(string(data))), api, Target)
+	require.NoError(t, err)
+	source, err := Bodies(api, m, goMapping, filepath.Join("..", "..", "internal", "core"))
+	return string(source), err
 }
 
-var coreDir = filepath.Join("..", "..", "internal", "core")
-
 func TestBodiesFollowTheCoreCall(t *testing.T) {
-	api := loadSpec(t, func(s string) string { return s })
-	source, err := Bodies(api, coreDir)
+	text, err := bodiesOf(t, func(s string) string { return s })
 	require.NoError(t, err)
-	text := string(source)
 	// the object is looked up, the taken array released when a later lookup fails, the core
 	// called, the result given its record
 	assert.Contains(t, text, "func implTensormapKeysToSamples(")
-	assert.Contains(t, text, "coreFillValue := arrayFromC(fill_value)")
-	assert.Contains(t, text, "coreFillValue.Destroy()")
+	assert.Contains(t, text, "fillValueCore := arrayFromC(fill_value)")
+	assert.Contains(t, text, "fillValueCore.Destroy()")
 	assert.Contains(t, text, "return newTensorMapRecord(out0), nil")
 	// a buffer sized by the entries of a labels argument is checked before the call
 	union := text[strings.Index(text, "func implLabelsUnion("):]
-	check := strings.Index(union, `checkEntries("first_mapping_count", first_mapping_count, "first", coreFirst.labels)`)
-	call := strings.Index(union, "coreFirst.labels.Union(coreSecond.labels)")
+	check := strings.Index(union, `checkEntries("first_mapping_count", first_mapping_count, "first", firstCore.labels)`)
+	call := strings.Index(union, "firstCore.labels.Union(secondCore.labels)")
 	require.Positive(t, check)
 	assert.Less(t, check, call)
 	// a hand-written function gets no generated body
@@ -47,20 +52,17 @@ func TestBodiesFollowTheCoreCall(t *testing.T) {
 
 func TestBodiesRejectWhatNoRuleConverts(t *testing.T) {
 	// mts_labels_position reads an array<int32>, which no rule converts
-	api := loadSpec(t, func(s string) string {
-		return strings.Replace(s, "  - name: mts_labels_position\n    group: labels\n",
-			"  - name: mts_labels_position\n    group: labels\n    implemented_in: generated\n", 1)
+	_, err := bodiesOf(t, func(s string) string {
+		return strings.Replace(s, "mts_labels_position: {}", "mts_labels_position: {implemented_in: generated}", 1)
 	})
-	_, err := Bodies(api, coreDir)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "mts_labels_position: no rule converts the parameter values (array<int32>)")
 }
 
 func TestBodiesRejectACallTheCoreDoesNotHave(t *testing.T) {
-	api := loadSpec(t, func(s string) string {
-		return strings.Replace(s, `cgo_call: "SaveBlock(buffer, block)"`, `cgo_call: "SaveBlok(buffer, block)"`, 1)
+	_, err := bodiesOf(t, func(s string) string {
+		return strings.Replace(s, `call: "SaveBlock(buffer, block)"`, `call: "SaveBlok(buffer, block)"`, 1)
 	})
-	_, err := Bodies(api, coreDir)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `mts_block_save_buffer: the core call "SaveBlok(buffer, block)"`)
 }
