@@ -191,6 +191,25 @@ func conversionOf(v *spec.Vtable, m *spec.Method, p *spec.Param) (conversion, er
 	return c, nil
 }
 
+// memberParams splits a member's Go parameters into its arguments and its one result (nil
+// when none), checking that each has a conversion.
+func memberParams(v *spec.Vtable, m *spec.Method) (ins []*spec.Param, out *spec.Param, err error) {
+	for _, p := range goParams(m) {
+		if _, err := conversionOf(v, m, p); err != nil {
+			return nil, nil, err
+		}
+		switch {
+		case p.Direction != "out":
+			ins = append(ins, p)
+		case out != nil:
+			return nil, nil, fmt.Errorf("cgo: %s.%s: one out parameter at most", v.Name, m.Name)
+		default:
+			out = p
+		}
+	}
+	return ins, out, nil
+}
+
 // goParams lists the parameters a member's Go method has: not the context, not the counts.
 func goParams(m *spec.Method) []*spec.Param {
 	var out []*spec.Param
