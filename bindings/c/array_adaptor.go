@@ -11,7 +11,8 @@ import (
 )
 
 // cArray adapts a C caller's mts_array_t to core.Array. Every call goes through a generated
-// trampoline (Go can not call C function pointers itself).
+// trampoline (Go can not call C function pointers itself); the methods are generated
+// (array_adaptor_gen.go), but for Destroy.
 type cArray struct {
 	// raw is where the struct lives, always in C memory: cgo checks every call's pointer into
 	// Go memory by walking the struct's thirteen pointer members, which costs more than the
@@ -74,86 +75,12 @@ func callbackFailed(context string) error {
 	return recordedError{&core.Error{Status: core.CallbackError, Message: message}}
 }
 
-func (a *cArray) Origin() (core.Origin, error) {
-	if a.raw.origin == nil {
-		return 0, missing("origin")
-	}
-	var origin C.mts_data_origin_t
-	if C.mtsgo_array_origin(a.raw, &origin) != C.MTS_SUCCESS {
-		return 0, failed("origin")
-	}
-	return core.Origin(origin), nil
-}
-
-func (a *cArray) Device() (core.Device, error) {
-	if a.raw.device == nil {
-		return core.Device{}, missing("device")
-	}
-	result := C.mtsgo_array_device_value(a.raw)
-	if result.status != C.MTS_SUCCESS {
-		return core.Device{}, failed("device")
-	}
-	return deviceFromC(result.device), nil
-}
-
-func (a *cArray) DType() (core.DType, error) {
-	if a.raw.dtype == nil {
-		return core.DType{}, missing("dtype")
-	}
-	var dtype C.DLDataType
-	if C.mtsgo_array_dtype(a.raw, &dtype) != C.MTS_SUCCESS {
-		return core.DType{}, failed("dtype")
-	}
-	return dtypeFromC(dtype), nil
-}
-
-func (a *cArray) AsDLPack(device core.Device, stream *int64, maxVersion core.DLPackVersion) (*core.Tensor, error) {
-	if a.raw.as_dlpack == nil {
-		return nil, missing("as_dlpack")
-	}
-	var managed *C.DLManagedTensorVersioned
-	version := C.DLPackVersion{major: C.uint32_t(maxVersion.Major), minor: C.uint32_t(maxVersion.Minor)}
-	if C.mtsgo_array_as_dlpack(a.raw, &managed, deviceToC(device), (*C.int64_t)(stream), version) != C.MTS_SUCCESS {
-		return nil, failed("as_dlpack")
-	}
-	return exportedTensor(managed)
-}
-
 // exportedTensor wraps what a successful as_dlpack call gave.
 func exportedTensor(managed *C.DLManagedTensorVersioned) (*core.Tensor, error) {
 	if managed == nil {
 		return nil, core.Errorf(core.InternalError, "mts_array_t.as_dlpack returned a NULL tensor")
 	}
 	return tensorFromC(managed)
-}
-
-func (a *cArray) FromDLPack(tensor *core.Tensor) (core.Array, error) {
-	if a.raw.from_dlpack == nil {
-		tensor.Release()
-		return nil, missing("from_dlpack")
-	}
-	managed, err := tensorToCShared(tensor)
-	if err != nil {
-		return nil, err
-	}
-	created, ok := filledBy(func(out *C.struct_mts_array_t) C.mts_status_t {
-		return C.mtsgo_array_from_dlpack(a.raw, managed, out)
-	})
-	if !ok {
-		return nil, failed("from_dlpack")
-	}
-	return created, nil
-}
-
-func (a *cArray) Shape() ([]uintptr, error) {
-	if a.raw.shape == nil {
-		return nil, missing("shape")
-	}
-	result := C.mtsgo_array_shape_value(a.raw)
-	if result.status != C.MTS_SUCCESS {
-		return nil, failed("shape")
-	}
-	return shapeFromC(result.shape, result.count)
 }
 
 // shapeFromC copies the shape an array's shape callback gave.
@@ -167,74 +94,25 @@ func shapeFromC(shape *C.uintptr_t, count C.uintptr_t) ([]uintptr, error) {
 	return append([]uintptr(nil), unsafe.Slice((*uintptr)(unsafe.Pointer(shape)), count)...), nil
 }
 
-func (a *cArray) Reshape(shape []uintptr) error {
-	if a.raw.reshape == nil {
-		return missing("reshape")
+// borrowedView is the C array behind a value a member borrows (create's fill value): a copy
+// without destroy, so the callee can not release it.
+func borrowedView(value core.Array, message string) (C.struct_mts_array_t, error) {
+	c, ok := value.(*cArray)
+	if !ok {
+		return C.struct_mts_array_t{}, core.Errorf(core.InternalError, "%s", message)
 	}
-	if C.mtsgo_array_reshape(a.raw, sizesToC(shape), C.uintptr_t(len(shape))) != C.MTS_SUCCESS {
-		return failed("reshape")
-	}
-	return nil
+	view := *c.raw
+	view.destroy = nil
+	return view, nil
 }
 
-func (a *cArray) SwapAxes(axis1, axis2 uintptr) error {
-	if a.raw.swap_axes == nil {
-		return missing("swap_axes")
-	}
-	if C.mtsgo_array_swap_axes(a.raw, C.uintptr_t(axis1), C.uintptr_t(axis2)) != C.MTS_SUCCESS {
-		return failed("swap_axes")
-	}
-	return nil
-}
-
-func (a *cArray) Create(shape []uintptr, fill core.Array) (core.Array, error) {
-	if a.raw.create == nil {
-		return nil, missing("create")
-	}
-	fillC, ok := fill.(*cArray)
+// sameKindData is the data pointer of move_data's input, which must be a C array too.
+func sameKindData(value core.Array, message string) (unsafe.Pointer, error) {
+	c, ok := value.(*cArray)
 	if !ok {
-		return nil, core.Errorf(core.InternalError, "the fill value of mts_array_t.create must be a C array")
+		return nil, core.Errorf(core.InternalError, "%s", message)
 	}
-	view := *fillC.raw
-	view.destroy = nil // the callee borrows the fill value
-	created, ok := filledBy(func(out *C.struct_mts_array_t) C.mts_status_t {
-		return C.mtsgo_array_create(a.raw, sizesToC(shape), C.uintptr_t(len(shape)), view, out)
-	})
-	if !ok {
-		return nil, failed("create")
-	}
-	return created, nil
-}
-
-func (a *cArray) Copy(device core.Device) (core.Array, error) {
-	if a.raw.copy == nil {
-		return nil, missing("copy")
-	}
-	created, ok := filledBy(func(out *C.struct_mts_array_t) C.mts_status_t {
-		return C.mtsgo_array_copy(a.raw, deviceToC(device), out)
-	})
-	if !ok {
-		return nil, failed("copy")
-	}
-	return created, nil
-}
-
-func (a *cArray) MoveData(input core.Array, movements []core.DataMovement) error {
-	if a.raw.move_data == nil {
-		return missing("move_data")
-	}
-	source, ok := input.(*cArray)
-	if !ok {
-		return core.Errorf(core.InternalError, "mts_array_t.move_data needs an input array of the same kind")
-	}
-	var first *C.struct_mts_data_movement_t
-	if len(movements) > 0 {
-		first = (*C.struct_mts_data_movement_t)(unsafe.Pointer(&movements[0]))
-	}
-	if C.mtsgo_array_move_data(a.raw, source.raw.ptr, first, C.uintptr_t(len(movements))) != C.MTS_SUCCESS {
-		return failed("move_data")
-	}
-	return nil
+	return c.raw.ptr, nil
 }
 
 func (a *cArray) Destroy() {
@@ -251,10 +129,16 @@ func (a *cArray) Destroy() {
 }
 
 func sizesToC(shape []uintptr) *C.uintptr_t {
-	if len(shape) == 0 {
+	return sliceToC[C.uintptr_t](shape)
+}
+
+// sliceToC passes a Go slice to C as a pointer to its first element (NULL when empty);
+// C's element type E has the layout of T.
+func sliceToC[E, T any](values []T) *E {
+	if len(values) == 0 {
 		return nil
 	}
-	return (*C.uintptr_t)(unsafe.Pointer(&shape[0]))
+	return (*E)(unsafe.Pointer(&values[0]))
 }
 
 func deviceFromC(d C.DLDevice) core.Device {
@@ -271,6 +155,14 @@ func dtypeFromC(t C.DLDataType) core.DType {
 
 func dtypeToC(t core.DType) C.DLDataType {
 	return C.DLDataType{code: C.uint8_t(t.Code), bits: C.uint8_t(t.Bits), lanes: C.uint16_t(t.Lanes)}
+}
+
+func versionFromC(v C.DLPackVersion) core.DLPackVersion {
+	return core.DLPackVersion{Major: uint32(v.major), Minor: uint32(v.minor)}
+}
+
+func versionToC(v core.DLPackVersion) C.DLPackVersion {
+	return C.DLPackVersion{major: C.uint32_t(v.Major), minor: C.uint32_t(v.Minor)}
 }
 
 // CompareArrays runs core's compareArrays in C when every array is a C array. The list of

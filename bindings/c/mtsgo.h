@@ -7,6 +7,9 @@
 
 #include "metatensor.h"
 #include "trampolines_gen.h"
+/* mtsgo_array_<member>_value: the out parameters of array members returned by value, with
+ * the status (a pointer to a Go variable passed to C makes it escape to the Go heap). */
+#include "trampoline_values_gen.h"
 
 /* Records a library error on the calling thread (origin "metatensor-core", no data), after
  * releasing the previous record's data. `message` holds `length` bytes, prefix included. */
@@ -72,31 +75,6 @@ extern int mtsgo_labels_origin_asked;
 
 /* Publishes the CPU values of labels to every thread. */
 void mtsgo_labels_publish_values(struct mts_labels_t *labels, const int32_t *values);
-
-/* The device and the shape of an array, returned by value: a pointer to a Go variable passed
- * to C makes the variable escape to the Go heap, one allocation per call. */
-struct mtsgo_device_result {
-    mts_status_t status;
-    DLDevice device;
-};
-
-static inline struct mtsgo_device_result mtsgo_array_device_value(const struct mts_array_t *array) {
-    struct mtsgo_device_result result = {0};
-    result.status = mtsgo_array_device(array, &result.device);
-    return result;
-}
-
-struct mtsgo_shape_result {
-    mts_status_t status;
-    const uintptr_t *shape;
-    uintptr_t count;
-};
-
-static inline struct mtsgo_shape_result mtsgo_array_shape_value(const struct mts_array_t *array) {
-    struct mtsgo_shape_result result = {0};
-    result.status = mtsgo_array_shape(array, &result.shape, &result.count);
-    return result;
-}
 
 /* Allocates a zeroed labels record holding a copy of the (non-NULL) names; NULL when out of
  * memory. */

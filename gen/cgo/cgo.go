@@ -41,10 +41,22 @@ func Generate(api *spec.API, m *Mapping) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
+	adaptor, err := adaptors(api)
+	if err != nil {
+		return nil, err
+	}
+	members, err := vtableExports(api)
+	if err != nil {
+		return nil, err
+	}
 	return []File{
 		{"bindings/c/exports_gen.go", exports},
 		{"bindings/c/wrappers_gen.c", cWrappers(api, m)},
 		{"bindings/c/trampolines_gen.h", trampolines(api)},
+		{"bindings/c/trampoline_values_gen.h", valueHelpers(api)},
+		{"bindings/c/array_adaptor_gen.go", adaptor},
+		{"bindings/c/go_array_gen.go", members},
+		{"bindings/c/go_array_gen.c", shims(api)},
 	}, nil
 }
 
