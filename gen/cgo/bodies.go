@@ -358,5 +358,3 @@ func paramNamed(fn *spec.Function, name string) *spec.Param {
 	}
 	return nil
 }
-
-

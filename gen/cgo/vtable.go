@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/metatensor-go/metatensor/gen/cname"
 	"github.com/metatensor-go/metatensor/gen/goname"
 	"github.com/metatensor-go/metatensor/gen/spec"
 )
@@ -250,7 +251,7 @@ func goMethod(m *spec.Method) string {
 
 // valueHelper names the C helper giving a member's out parameters by value.
 func valueHelper(v *spec.Vtable, m *spec.Method) string {
-	return goname.Trampoline(v.Name, m.Name) + "_value"
+	return cname.Trampoline(v.Name, m.Name) + "_value"
 }
 
 // byValue is true for the members Go calls through a value helper: a status, and out

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/metatensor-go/metatensor/gen/cheader"
+	"github.com/metatensor-go/metatensor/gen/cname"
 	"github.com/metatensor-go/metatensor/gen/goname"
 	"github.com/metatensor-go/metatensor/gen/spec"
 )
@@ -32,15 +33,15 @@ func valueHelpers(api *spec.API) []byte {
 			args := []string{"array"}
 			for _, p := range m.Params[1:] {
 				if p.Direction == "out" {
-					fmt.Fprintf(b, "    %s;\n", spec.Join(strings.TrimSpace(strings.TrimSuffix(spec.CType(p), "*")), p.Name))
+					fmt.Fprintf(b, "    %s;\n", cname.Join(strings.TrimSpace(strings.TrimSuffix(cname.CType(p), "*")), p.Name))
 					args = append(args, "&result."+p.Name)
 					continue
 				}
-				params = append(params, spec.CDecl(p))
+				params = append(params, cname.CDecl(p))
 				args = append(args, p.Name)
 			}
 			fmt.Fprintf(b, "};\n\nstatic inline struct %s %s(%s) {\n    struct %s result = {0};\n    result.status = %s(%s);\n    return result;\n}\n",
-				result, helper, strings.Join(params, ", "), result, goname.Trampoline(v.Name, m.Name), strings.Join(args, ", "))
+				result, helper, strings.Join(params, ", "), result, cname.Trampoline(v.Name, m.Name), strings.Join(args, ", "))
 		}
 	}
 	b.WriteString("\n#endif\n")
@@ -146,7 +147,7 @@ func adaptorMethod(v *spec.Vtable, m *spec.Method, g goVtable) (jen.Code, error)
 	switch {
 	case out == nil:
 		body = append(body,
-			jen.If(jen.Qual("C", goname.Trampoline(v.Name, m.Name)).Call(args...).Op("!=").Qual("C", "MTS_SUCCESS")).Block(failed),
+			jen.If(jen.Qual("C", cname.Trampoline(v.Name, m.Name)).Call(args...).Op("!=").Qual("C", "MTS_SUCCESS")).Block(failed),
 			jen.Return(jen.Nil()))
 	case byValue(m):
 		c := conversions[out.T.String()]
@@ -165,7 +166,7 @@ func adaptorMethod(v *spec.Vtable, m *spec.Method, g goVtable) (jen.Code, error)
 	default:
 		// A created vtable is filled in C memory that the new adaptor keeps.
 		fill := jen.Func().Params(jen.Id("out").Op("*").Qual("C", "struct_"+v.Name)).Qual("C", "mts_status_t").Block(
-			jen.Return(jen.Qual("C", goname.Trampoline(v.Name, m.Name)).Call(append(args, jen.Id("out"))...)))
+			jen.Return(jen.Qual("C", cname.Trampoline(v.Name, m.Name)).Call(append(args, jen.Id("out"))...)))
 		body = append(body,
 			jen.List(jen.Id("created"), jen.Id("ok")).Op(":=").Id("filledBy").Call(fill),
 			jen.If(jen.Op("!").Id("ok")).Block(failed),

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/metatensor-go/metatensor/gen/cname"
 	"github.com/metatensor-go/metatensor/gen/goname"
 	"github.com/metatensor-go/metatensor/gen/spec"
 )
@@ -125,7 +126,7 @@ func shimsOf(b *strings.Builder, v *spec.Vtable, g goVtable, prefix string) {
 	identity := ""
 	for _, m := range v.Methods {
 		shim := g.shim + m.Name
-		fmt.Fprintf(b, "\n/* %s.%s, through a Go export. */\nstatic %s {\n", v.Name, m.Name, spec.CFunction(shim, &m.Returns, m.Params))
+		fmt.Fprintf(b, "\n/* %s.%s, through a Go export. */\nstatic %s {\n", v.Name, m.Name, cname.CFunction(shim, &m.Returns, m.Params))
 		var args []string
 		for i, p := range m.Params {
 			if p.T.Kind != spec.KindOpaque {
