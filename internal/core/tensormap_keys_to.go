@@ -372,7 +372,7 @@ func sortedUniqueRows(values []int32, size int) (unique []int32, inverse []int) 
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return compareRows(unique, size, a, b) })
+	slices.SortFunc(order, func(a, b int) int { return compareRows(rowAt(unique, size, a), rowAt(unique, size, b)) })
 	sorted := make([]int32, 0, len(unique))
 	rank := make([]int, n)
 	for k, i := range order {
