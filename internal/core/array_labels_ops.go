@@ -2,8 +2,8 @@ package core
 
 import "slices"
 
-// Operations on ArrayLabels: the device rules of the C API around the CPU operations of
-// Labels. Results are placed like their first input (REFERENCE.md §3.6).
+// Operations on ArrayLabels: the device rules of the C API around the CPU operations of Labels.
+// Results are placed like their first input (see docs/reference-behaviour.md#labels-built-like).
 
 // Position gives the index of the entry equal to row, or -1 when there is none.
 // It is a hot path: the lookup in values already read is all it does in line.

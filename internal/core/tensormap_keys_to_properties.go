@@ -1,7 +1,7 @@
 package core
 
 // KeysToProperties moves the key dimensions named by keysToMove to the properties, merging
-// the blocks that end up with the same remaining key (REFERENCE.md §6.4).
+// the blocks that end up with the same remaining key (docs/reference-behaviour.md#keys-to).
 //
 // Without entries in keysToMove, the new properties are each block's moved key values
 // followed by its properties, in block order. With entries, every block of a group must have

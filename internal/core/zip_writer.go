@@ -38,7 +38,7 @@ const (
 )
 
 // What the reference's writer (the zip crate 0.6, STORED entries, large-file mode) puts in
-// every entry: see REFERENCE.md §7.2.
+// every entry: see docs/reference-behaviour.md#zip-writing.
 const (
 	zipVersionMadeBy = 3<<8 | 46 // Unix, zip 4.6
 	zipVersionNeeded = 20
