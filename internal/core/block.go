@@ -270,11 +270,7 @@ func (b *Block) AddGradient(parameter string, gradient *Block) (err error) {
 // checkGradientData requires the gradient's values to share the origin, device and dtype of
 // the block's values.
 func (b *Block) checkGradientData(gradient *Block) error {
-	values, err := describeArray(b.values)
-	if err != nil {
-		return err
-	}
-	other, err := describeArray(gradient.values)
+	values, other, err := both(b.values, gradient.values, describeArray)
 	if err != nil {
 		return err
 	}
@@ -438,11 +434,7 @@ func LabelsEqual(a, b *ArrayLabels) (bool, error) {
 	if a.Count() != b.Count() || !slices.Equal(a.Names(), b.Names()) {
 		return false, nil
 	}
-	deviceA, err := a.Device()
-	if err != nil {
-		return false, err
-	}
-	deviceB, err := b.Device()
+	deviceA, deviceB, err := both(a, b, (*ArrayLabels).Device)
 	if err != nil {
 		return false, err
 	}
@@ -452,11 +444,7 @@ func LabelsEqual(a, b *ArrayLabels) (bool, error) {
 	if deviceA.Type == DeviceExtDev {
 		return true, nil
 	}
-	cpuA, err := a.CPU()
-	if err != nil {
-		return false, err
-	}
-	cpuB, err := b.CPU()
+	cpuA, cpuB, err := both(a, b, (*ArrayLabels).CPU)
 	if err != nil {
 		return false, err
 	}

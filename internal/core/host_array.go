@@ -1,7 +1,6 @@
 package core
 
 import (
-	"runtime"
 	"slices"
 	"sync"
 	"unsafe"
@@ -135,26 +134,24 @@ func (a *HostArray) usable(method string) *Error {
 }
 
 // rlock takes the read lock of a usable array; the caller releases it when err is nil.
-func (a *HostArray) rlock(method string) error {
-	if a == nil {
-		return Errorf(InvalidParameterError, "HostArray.%s called on a nil array", method)
-	}
-	a.mu.RLock()
-	if err := a.usable(method); err != nil {
-		a.mu.RUnlock()
-		return err
-	}
-	return nil
-}
+func (a *HostArray) rlock(method string) error { return a.acquire(method, false) }
 
 // lock takes the write lock of a usable array; the caller releases it when err is nil.
-func (a *HostArray) lock(method string) error {
+func (a *HostArray) lock(method string) error { return a.acquire(method, true) }
+
+// acquire takes the write or the read lock of a usable array, and gives it back at once when
+// the array is not usable.
+func (a *HostArray) acquire(method string, write bool) error {
 	if a == nil {
 		return Errorf(InvalidParameterError, "HostArray.%s called on a nil array", method)
 	}
-	a.mu.Lock()
+	lock, unlock := a.mu.RLock, a.mu.RUnlock
+	if write {
+		lock, unlock = a.mu.Lock, a.mu.Unlock
+	}
+	lock()
 	if err := a.usable(method); err != nil {
-		a.mu.Unlock()
+		unlock()
 		return err
 	}
 	return nil
@@ -244,24 +241,13 @@ func (a *HostArray) AsDLPack(device Device, stream *int64, maxVersion DLPackVers
 		Shape:   int64Shape(a.shape),
 		Strides: rowMajorStrides(a.shape),
 	}
-	if len(data) > 0 {
-		view.Data = unsafe.Pointer(&data[0])
-	}
-	return NewTensor(view, func() { runtime.KeepAlive(data) }), nil
+	return tensorOver(view, data), nil
 }
 
 // FromDLPack copies a CPU tensor of any supported dtype and layout into a new HostArray. The
 // tensor is released exactly once, whatever happens.
 func (a *HostArray) FromDLPack(tensor *Tensor) (Array, error) {
-	if tensor == nil {
-		return nil, Errorf(InvalidParameterError, "invalid `tensor` for HostArray.FromDLPack: it is NULL")
-	}
-	defer tensor.Release()
-	array, err := hostArrayFromTensor(tensor)
-	if err != nil {
-		return nil, err
-	}
-	return array, nil
+	return importTensor(tensor, "HostArray.FromDLPack", hostArrayFromTensor)
 }
 
 // hostArrayFromTensor copies a CPU tensor into a new array; the caller releases the tensor.

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -150,24 +149,13 @@ func (a *LabelsArray) AsDLPack(device Device, stream *int64, maxVersion DLPackVe
 		Shape:   []int64{int64(a.count), int64(a.size)},
 		Strides: []int64{int64(a.size), 1},
 	}
-	if len(values) > 0 {
-		view.Data = unsafe.Pointer(&values[0])
-	}
-	return NewTensor(view, func() { runtime.KeepAlive(values) }), nil
+	return tensorOver(view, values), nil
 }
 
 // FromDLPack copies a CPU, DLPack 1.x, i32, 2-D tensor into a new LabelsArray, following its
 // strides and byte offset. The tensor is released exactly once, whatever happens.
 func (a *LabelsArray) FromDLPack(tensor *Tensor) (Array, error) {
-	if tensor == nil {
-		return nil, Errorf(InvalidParameterError, "invalid `tensor` for LabelsArray::from_dlpack: it is NULL")
-	}
-	defer tensor.Release()
-	array, err := labelsArrayFromTensor(tensor)
-	if err != nil {
-		return nil, err
-	}
-	return array, nil
+	return importTensor(tensor, "LabelsArray::from_dlpack", labelsArrayFromTensor)
 }
 
 // labelsArrayFromTensor copies a tensor's values; the caller releases the tensor.

@@ -95,11 +95,7 @@ func (b *Block) componentToProperties(dimension string) error {
 // unique by construction; the labels are placed like the old properties and hold one
 // reference, which the caller owns.
 func movedProperties(component, old *ArrayLabels) (*ArrayLabels, error) {
-	componentCPU, err := component.CPU()
-	if err != nil {
-		return nil, err
-	}
-	oldCPU, err := old.CPU()
+	componentCPU, oldCPU, err := both(component, old, (*ArrayLabels).CPU)
 	if err != nil {
 		return nil, err
 	}

@@ -118,11 +118,7 @@ func mergeProperties(group []keyedBlock, entries *ArrayLabels, movedNames []stri
 		}
 	} else {
 		// Each entry followed by each property, the same in every block (checked before).
-		chosen, err := entries.CPU()
-		if err != nil {
-			return nil, nil, err
-		}
-		old, err := first.CPU()
+		chosen, old, err := both(entries, first, (*ArrayLabels).CPU)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -85,6 +85,15 @@ func newZipWriter(sink SaveSink) *zipWriter {
 	return &zipWriter{sink: sink}
 }
 
+// writeZip writes an archive to sink: the entries write adds, then the central directory.
+func writeZip(sink SaveSink, write func(*zipWriter) error) error {
+	archive := newZipWriter(sink)
+	if err := write(archive); err != nil {
+		return err
+	}
+	return archive.Close()
+}
+
 // Create starts a new STORED entry (finishing the previous one) and returns where its bytes go.
 // The writer stays valid until the next Create or Close.
 func (z *zipWriter) Create(name string) (io.Writer, error) {
