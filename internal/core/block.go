@@ -274,19 +274,11 @@ func (b *Block) checkGradientData(gradient *Block) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case other.Origin != values.Origin:
-		return Errorf(InvalidParameterError,
-			"the gradient data has a different origin ('%s') than the value data ('%s')",
-			OriginName(other.Origin), OriginName(values.Origin))
-	case other.Device != values.Device:
-		return Errorf(InvalidParameterError,
-			"the gradient values are on device '%s' but the block values are on device '%s'", other.Device, values.Device)
-	case other.DType != values.DType:
-		return Errorf(InvalidParameterError,
-			"the gradient values have dtype '%s' but the block values have dtype '%s'", other.DType, values.DType)
-	}
-	return nil
+	return descriptionMismatch{
+		origin: "the gradient data has a different origin ('%s') than the value data ('%s')",
+		device: "the gradient values are on device '%s' but the block values are on device '%s'",
+		dtype:  "the gradient values have dtype '%s' but the block values have dtype '%s'",
+	}.check(other, values)
 }
 
 // checkGradientSamples requires a first sample dimension "sample" whose values index the

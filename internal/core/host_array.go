@@ -139,6 +139,19 @@ func (a *HostArray) rlock(method string) error { return a.acquire(method, false)
 // lock takes the write lock of a usable array; the caller releases it when err is nil.
 func (a *HostArray) lock(method string) error { return a.acquire(method, true) }
 
+// rlockOnCPU is rlock for a method that only works with device the CPU; why ends the error
+// for another device.
+func (a *HostArray) rlockOnCPU(method string, device Device, why string) error {
+	if err := a.rlock(method); err != nil {
+		return err
+	}
+	if device != CPU {
+		a.mu.RUnlock()
+		return Errorf(InvalidParameterError, "invalid `device` %s for HostArray.%s: %s", device, method, why)
+	}
+	return nil
+}
+
 // acquire takes the write or the read lock of a usable array, and gives it back at once when
 // the array is not usable.
 func (a *HostArray) acquire(method string, write bool) error {
@@ -216,14 +229,10 @@ func (a *HostArray) appendShape(buf []uintptr) ([]uintptr, error) {
 // are possible. The tensor is writable and keeps the memory alive until it is released, even
 // if the array is destroyed first.
 func (a *HostArray) AsDLPack(device Device, stream *int64, maxVersion DLPackVersion) (*Tensor, error) {
-	if err := a.rlock("AsDLPack"); err != nil {
+	if err := a.rlockOnCPU("AsDLPack", device, "the data only exists on CPU:0"); err != nil {
 		return nil, err
 	}
 	defer a.mu.RUnlock()
-	if device != CPU {
-		return nil, Errorf(InvalidParameterError,
-			"invalid `device` %s for HostArray.AsDLPack: the data only exists on CPU:0", device)
-	}
 	if stream != nil {
 		return nil, Errorf(InvalidParameterError,
 			"invalid `stream` for HostArray.AsDLPack: it must be NULL for data on the CPU")
@@ -349,14 +358,10 @@ func readFillValue(fill Array, dtype DType) ([]byte, error) {
 
 // Copy makes a deep copy; the only possible device is the CPU.
 func (a *HostArray) Copy(device Device) (Array, error) {
-	if err := a.rlock("Copy"); err != nil {
+	if err := a.rlockOnCPU("Copy", device, "only CPU:0 is supported"); err != nil {
 		return nil, err
 	}
 	defer a.mu.RUnlock()
-	if device != CPU {
-		return nil, Errorf(InvalidParameterError,
-			"invalid `device` %s for HostArray.Copy: only CPU:0 is supported", device)
-	}
 	data := alignedBytes(len(a.data))
 	copy(data, a.data)
 	return newHostArray(a.dtype, a.shape, data), nil
