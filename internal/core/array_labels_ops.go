@@ -138,10 +138,10 @@ func setOperands(operation string, first, second *ArrayLabels) (*Labels, *Labels
 // and on the same device as l's: the library's own array goes through l's from_dlpack, then a copy to l's device
 // when it is not the CPU.
 func (l *ArrayLabels) like(cpu *Labels) (*ArrayLabels, error) {
-	if _, ok := l.array.(*LabelsArray); ok {
+	if _, ok := l.array.(*ReadOnlyLabelsValues); ok {
 		return LabelsFromValues(cpu.names, cpu), nil
 	}
-	own := NewLabelsArray(cpu.values, cpu.count, cpu.size)
+	own := NewReadOnlyLabelsValues(cpu.values, cpu.count, cpu.size)
 	tensor, err := own.AsDLPack(CPU, nil, CurrentDLPack)
 	if err != nil {
 		return nil, err

@@ -435,7 +435,7 @@ func c2pRequireLike(t testing.TB, b *Block, wrapped bool) {
 	if wrapped {
 		require.IsType(t, &c2pArray{}, b.properties.Array())
 	} else {
-		require.IsType(t, &LabelsArray{}, b.properties.Array())
+		require.IsType(t, &ReadOnlyLabelsValues{}, b.properties.Array())
 	}
 	require.EqualValues(t, 1, b.properties.references.Load(), "new properties belong to the block only")
 	for _, g := range b.gradients {
