@@ -67,7 +67,14 @@ func labelsShape(samples *ArrayLabels, components []*ArrayLabels, properties *Ar
 // references to the labels, so that the block holds the only ones.
 func newTestBlock(t testing.TB, values []float64, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels) *Block {
 	t.Helper()
-	array := f64Array(t, labelsShape(samples, components, properties), values)
+	return blockOwningLabels(t, f64Array(t, labelsShape(samples, components, properties), values),
+		samples, components, properties)
+}
+
+// blockOwningLabels builds a block over array, then drops the test's own references to the
+// labels, so that the block holds the only ones.
+func blockOwningLabels(t testing.TB, array Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels) *Block {
+	t.Helper()
 	block, err := NewBlock(array, samples, components, properties)
 	require.NoError(t, err)
 	samples.Release()

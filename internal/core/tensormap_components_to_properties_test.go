@@ -218,14 +218,7 @@ func (s *c2pArrays) block(t testing.TB, values []float64, samples *ArrayLabels, 
 			values[i] = float64(i)
 		}
 	}
-	block, err := NewBlock(s.wrap(f64Array(t, shape, values)), samples, components, properties)
-	require.NoError(t, err)
-	samples.Release()
-	for _, c := range components {
-		c.Release()
-	}
-	properties.Release()
-	return block
+	return blockOwningLabels(t, s.wrap(f64Array(t, shape, values)), samples, components, properties)
 }
 
 // c2pLabelsKind makes the labels of a fixture: in the library's own array, or in wrapped user
