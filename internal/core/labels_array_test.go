@@ -100,12 +100,7 @@ func TestReadOnlyLabelsValuesAsDLPack(t *testing.T) {
 func TestReadOnlyLabelsValuesAsDLPackErrors(t *testing.T) {
 	a := NewReadOnlyLabelsValues([]int32{1}, 1, 1)
 	stream := int64(-1)
-	cases := []struct {
-		device  Device
-		stream  *int64
-		version DLPackVersion
-		message string
-	}{
+	checkAsDLPackErrors(t, a, []asDLPackErrorCase{
 		{Device{DeviceCUDA, 0}, nil, CurrentDLPack, "labels values owned by metatensor-core only exist on CPU"},
 		{Device{DeviceCPU, 1}, nil, CurrentDLPack, "labels values owned by metatensor-core only exist on CPU"},
 		{CPU, &stream, CurrentDLPack, "`stream` must be None for CPU data"},
@@ -114,13 +109,7 @@ func TestReadOnlyLabelsValuesAsDLPackErrors(t *testing.T) {
 		// The device is checked first, then the stream.
 		{Device{DeviceCUDA, 0}, &stream, DLPackVersion{2, 0}, "labels values owned by metatensor-core only exist on CPU"},
 		{CPU, &stream, DLPackVersion{2, 0}, "`stream` must be None for CPU data"},
-	}
-	for _, c := range cases {
-		tensor, err := a.AsDLPack(c.device, c.stream, c.version)
-		assert.Nil(t, tensor)
-		assert.Equal(t, c.message, errorMessage(t, err))
-		assert.ErrorIs(t, err, &Error{Status: InvalidParameterError})
-	}
+	})
 }
 
 func TestReadOnlyLabelsValuesFromDLPack(t *testing.T) {

@@ -454,6 +454,28 @@ func c2pAllLabels(tensor *TensorMap) []*ArrayLabels {
 	return all
 }
 
+// c2pInput is what a test records of a tensor before a call, to check afterwards that the
+// call left the references to its labels as they were.
+type c2pInput struct {
+	tensor     *TensorMap
+	labels     []*ArrayLabels
+	references []int64
+}
+
+func c2pRecord(tensor *TensorMap) c2pInput {
+	labels := c2pAllLabels(tensor)
+	return c2pInput{tensor: tensor, labels: labels, references: c2pReferences(labels)}
+}
+
+// requireUnchangedThenFree requires the references as recorded, frees the tensor and requires
+// every array of s destroyed exactly once.
+func (in c2pInput) requireUnchangedThenFree(t testing.TB, s *c2pArrays) {
+	t.Helper()
+	require.Equal(t, in.references, c2pReferences(in.labels))
+	in.tensor.Free()
+	s.requireDestroyedOnce(t)
+}
+
 func c2pReferences(labels []*ArrayLabels) []int64 {
 	out := make([]int64, len(labels))
 	for i, l := range labels {
@@ -551,8 +573,7 @@ func TestComponentsToPropertiesAgainstModel(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%v", kind.name, dimensions), func(t *testing.T) {
 				s := newC2PArrays()
 				tensor := c2pTensor(t, s, kind)
-				labels := c2pAllLabels(tensor)
-				references := c2pReferences(labels)
+				input := c2pRecord(tensor)
 
 				want := make([]c2pBlockModel, len(tensor.blocks))
 				for i, b := range tensor.blocks {
@@ -589,9 +610,7 @@ func TestComponentsToPropertiesAgainstModel(t *testing.T) {
 				}
 
 				result.Free()
-				require.Equal(t, references, c2pReferences(labels))
-				tensor.Free()
-				s.requireDestroyedOnce(t)
+				input.requireUnchangedThenFree(t, s)
 			})
 		}
 	}
@@ -686,8 +705,7 @@ func TestComponentsToPropertiesComponentNotFound(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%v", kind.name, tc.dimensions), func(t *testing.T) {
 				s := newC2PArrays()
 				tensor := c2pTensor(t, s, kind)
-				labels := c2pAllLabels(tensor)
-				references := c2pReferences(labels)
+				input := c2pRecord(tensor)
 				before := c2pSnapshot(t, tensor.blocks[0])
 
 				result, err := tensor.ComponentsToProperties(tc.dimensions)
@@ -696,10 +714,8 @@ func TestComponentsToPropertiesComponentNotFound(t *testing.T) {
 					c2pMessage(t, err, InvalidParameterError))
 				require.Equal(t, "invalid parameter: unable to find '"+tc.missing+"' in the components ", err.Error())
 
-				require.Equal(t, references, c2pReferences(labels))
 				c2pRequireBlock(t, before, tensor.blocks[0], "input block 0")
-				tensor.Free()
-				s.requireDestroyedOnce(t)
+				input.requireUnchangedThenFree(t, s)
 			})
 		}
 	}
@@ -708,8 +724,7 @@ func TestComponentsToPropertiesComponentNotFound(t *testing.T) {
 func TestComponentsToPropertiesEmptyDimensions(t *testing.T) {
 	s := newC2PArrays()
 	tensor := c2pTensor(t, s, c2pKinds[1])
-	labels := c2pAllLabels(tensor)
-	references := c2pReferences(labels)
+	input := c2pRecord(tensor)
 	copies := s.count("copy")
 	for _, dimensions := range [][]string{nil, {}} {
 		result, err := tensor.ComponentsToProperties(dimensions)
@@ -718,9 +733,7 @@ func TestComponentsToPropertiesEmptyDimensions(t *testing.T) {
 			c2pMessage(t, err, InvalidParameterError))
 	}
 	require.Equal(t, copies, s.count("copy"), "nothing is copied")
-	require.Equal(t, references, c2pReferences(labels))
-	tensor.Free()
-	s.requireDestroyedOnce(t)
+	input.requireUnchangedThenFree(t, s)
 }
 
 func TestComponentsToPropertiesNameAlreadyAProperty(t *testing.T) {
@@ -733,8 +746,7 @@ func TestComponentsToPropertiesNameAlreadyAProperty(t *testing.T) {
 	tensor, err := NewTensorMap(keys, []*Block{block})
 	require.NoError(t, err)
 	keys.Release()
-	labels := c2pAllLabels(tensor)
-	references := c2pReferences(labels)
+	input := c2pRecord(tensor)
 	swaps := s.count("swap_axes")
 
 	result, err := tensor.ComponentsToProperties([]string{"x"})
@@ -744,9 +756,7 @@ func TestComponentsToPropertiesNameAlreadyAProperty(t *testing.T) {
 		`invalid labels in components_to_properties: InvalidParameter("label dimensions must be unique, got 'x' multiple times")`,
 		c2pMessage(t, err, InternalError))
 	require.Equal(t, swaps, s.count("swap_axes"), "the values are not touched")
-	require.Equal(t, references, c2pReferences(labels))
-	tensor.Free()
-	s.requireDestroyedOnce(t)
+	input.requireUnchangedThenFree(t, s)
 }
 
 func TestComponentsToPropertiesCallbackErrors(t *testing.T) {
@@ -766,8 +776,7 @@ func TestComponentsToPropertiesCallbackErrors(t *testing.T) {
 		t.Run(fmt.Sprintf("%s#%d", tc.member, tc.n), func(t *testing.T) {
 			s := newC2PArrays()
 			tensor := c2pTensor(t, s, c2pKinds[1])
-			labels := c2pAllLabels(tensor)
-			references := c2pReferences(labels)
+			input := c2pRecord(tensor)
 			before := c2pSnapshot(t, tensor.blocks[1])
 
 			injected := s.failOn(tc.member, tc.n)
@@ -775,10 +784,8 @@ func TestComponentsToPropertiesCallbackErrors(t *testing.T) {
 			require.Nil(t, result)
 			require.Same(t, injected, err, "the callback's error is returned as it is")
 
-			require.Equal(t, references, c2pReferences(labels))
 			c2pRequireBlock(t, before, tensor.blocks[1], "input block 1")
-			tensor.Free()
-			s.requireDestroyedOnce(t)
+			input.requireUnchangedThenFree(t, s)
 		})
 	}
 }
