@@ -500,10 +500,7 @@ func TestComponentsToPropertiesSmallExamples(t *testing.T) {
 		rowsLabels(t, []string{"s"}, []int32{0}),
 		[]*ArrayLabels{rowsLabels(t, []string{"a"}, []int32{0}, []int32{1})},
 		rowsLabels(t, []string{"p"}, []int32{5}, []int32{6}))
-	keys := rowsLabels(t, []string{"key"}, []int32{0})
-	tensor, err := NewTensorMap(keys, []*Block{block})
-	require.NoError(t, err)
-	keys.Release()
+	tensor := singleBlockTensor(t, "key", block)
 
 	result, err := tensor.ComponentsToProperties([]string{"a"})
 	require.NoError(t, err)
@@ -528,10 +525,7 @@ func TestComponentsToPropertiesSmallExamples(t *testing.T) {
 			rowsLabels(t, []string{"b"}, []int32{0}, []int32{1}),
 		},
 		rowsLabels(t, []string{"p"}, []int32{9}))
-	keys = rowsLabels(t, []string{"key"}, []int32{0})
-	tensor, err = NewTensorMap(keys, []*Block{block})
-	require.NoError(t, err)
-	keys.Release()
+	tensor = singleBlockTensor(t, "key", block)
 
 	result, err = tensor.ComponentsToProperties([]string{"a"})
 	require.NoError(t, err)
@@ -662,10 +656,7 @@ func TestComponentsToPropertiesThreeComponentsLikeReference(t *testing.T) {
 		rowsLabels(t, []string{"s"}, []int32{0}),
 		[]*ArrayLabels{rangeLabels(t, "a", 2), rangeLabels(t, "b", 3), rangeLabels(t, "c", 4)},
 		rowsLabels(t, []string{"p"}, []int32{7}))
-	keys := rowsLabels(t, []string{"k"}, []int32{0})
-	tensor, err := NewTensorMap(keys, []*Block{block})
-	require.NoError(t, err)
-	keys.Release()
+	tensor := singleBlockTensor(t, "k", block)
 
 	result, err := tensor.ComponentsToProperties([]string{"a"})
 	require.NoError(t, err)
@@ -742,10 +733,7 @@ func TestComponentsToPropertiesNameAlreadyAProperty(t *testing.T) {
 		rowsLabels(t, []string{"s"}, []int32{0}),
 		[]*ArrayLabels{rangeLabels(t, "x", 2)},
 		rowsLabels(t, []string{"x"}, []int32{0}))
-	keys := rowsLabels(t, []string{"k"}, []int32{0})
-	tensor, err := NewTensorMap(keys, []*Block{block})
-	require.NoError(t, err)
-	keys.Release()
+	tensor := singleBlockTensor(t, "k", block)
 	input := c2pRecord(tensor)
 	swaps := s.count("swap_axes")
 
