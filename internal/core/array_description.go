@@ -50,3 +50,22 @@ func compareArrays(count int, array func(i int) Array) (first, other ArrayDescri
 	}
 	return first, first, -1, nil
 }
+
+// descriptionMismatch holds the messages for two arrays that differ in origin, device or dtype,
+// each formatted with the values of the two arrays in the order given to check.
+type descriptionMismatch struct {
+	origin, device, dtype string
+}
+
+// check gives the error for the first of origin, device and dtype in which a and b differ.
+func (m descriptionMismatch) check(a, b ArrayDescription) error {
+	switch {
+	case a.Origin != b.Origin:
+		return Errorf(InvalidParameterError, m.origin, OriginName(a.Origin), OriginName(b.Origin))
+	case a.Device != b.Device:
+		return Errorf(InvalidParameterError, m.device, a.Device, b.Device)
+	case a.DType != b.DType:
+		return Errorf(InvalidParameterError, m.dtype, a.DType, b.DType)
+	}
+	return nil
+}

@@ -179,7 +179,7 @@ func LabelsFromValues(names []string, cpu *Labels) *ArrayLabels {
 	}
 	l := &ArrayLabels{
 		names: names,
-		array: NewLabelsArray(cpu.values, cpu.count, cpu.size),
+		array: NewReadOnlyLabelsValues(cpu.values, cpu.count, cpu.size),
 		count: cpu.count,
 		size:  cpu.size,
 	}
@@ -246,7 +246,7 @@ func (l *ArrayLabels) View() *View { return &l.view }
 // garbage collector reclaims all of it, released or not. Keep it in step with Release.
 func (l *ArrayLabels) ReleasesGoMemoryOnly() bool {
 	switch l.array.(type) {
-	case *LabelsArray, *HostArray:
+	case *ReadOnlyLabelsValues, *HostArray:
 		return l.view.Record() == nil
 	}
 	return false
@@ -319,7 +319,7 @@ func (l *ArrayLabels) exportValues(asked *AskedValues) ([]int32, *Tensor, error)
 	if asked == nil {
 		asked = &AskedValues{}
 	}
-	if own, ok := l.array.(*LabelsArray); ok {
+	if own, ok := l.array.(*ReadOnlyLabelsValues); ok {
 		asked.Tensor.Release()
 		return own.Values(), nil, nil
 	}

@@ -2,8 +2,8 @@ package core
 
 import "slices"
 
-// Operations on ArrayLabels: the device rules of the C API around the CPU operations of
-// Labels. Results are placed like their first input (REFERENCE.md §3.6).
+// Operations on ArrayLabels: the device rules of the C API around the CPU operations of Labels.
+// Results are placed like their first input (see docs/reference-behaviour.md#labels-built-like).
 
 // Position gives the index of the entry equal to row, or -1 when there is none.
 // It is a hot path: the lookup in values already read is all it does in line.
@@ -29,16 +29,7 @@ func (l *ArrayLabels) positionSlow(row []int32) (int, error) {
 
 // Union gives first ∪ second (see Union on Labels) and both mappings.
 func (first *ArrayLabels) Union(second *ArrayLabels) (*ArrayLabels, []int64, []int64, error) {
-	a, b, err := setOperands("union", first, second)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	cpu, firstMap, secondMap, err := Union(a, b)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	result, err := first.like(cpu)
-	return result, firstMap, secondMap, err
+	return first.setOperation("union", second, Union)
 }
 
 // Intersection gives first ∩ second (see Intersection on Labels) and both mappings. With an
@@ -51,16 +42,7 @@ func (first *ArrayLabels) Intersection(second *ArrayLabels) (*ArrayLabels, []int
 		result, err := first.like(newDerivedLabels(first.names, nil))
 		return result, filledMapping(first.count), filledMapping(second.count), err
 	}
-	a, b, err := setOperands("intersection", first, second)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	cpu, firstMap, secondMap, err := Intersection(a, b)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	result, err := first.like(cpu)
-	return result, firstMap, secondMap, err
+	return first.setOperation("intersection", second, Intersection)
 }
 
 // Difference gives first − second (see Difference on Labels) and the mapping of first. When
@@ -73,15 +55,11 @@ func (first *ArrayLabels) Difference(second *ArrayLabels) (*ArrayLabels, []int64
 		result, err := first.like(newDerivedLabels(first.names, nil))
 		return result, []int64{}, err
 	}
-	a, b, err := setOperands("difference", first, second)
-	if err != nil {
-		return nil, nil, err
-	}
-	cpu, firstMap, err := Difference(a, b)
-	if err != nil {
-		return nil, nil, err
-	}
-	result, err := first.like(cpu)
+	result, firstMap, _, err := first.setOperation("difference", second,
+		func(a, b *Labels) (*Labels, []int64, []int64, error) {
+			cpu, firstMap, err := Difference(a, b)
+			return cpu, firstMap, nil, err
+		})
 	return result, firstMap, err
 }
 
@@ -89,11 +67,7 @@ func (first *ArrayLabels) Difference(second *ArrayLabels) (*ArrayLabels, []int64
 // are only read when the answer depends on them.
 func (l *ArrayLabels) Select(selection *ArrayLabels) ([]uint64, error) {
 	if l.count != 0 && selection.count != 0 {
-		mine, err := l.Device()
-		if err != nil {
-			return nil, err
-		}
-		theirs, err := selection.Device()
+		mine, theirs, err := both(l, selection, (*ArrayLabels).Device)
 		if err != nil {
 			return nil, err
 		}
@@ -117,15 +91,27 @@ func (l *ArrayLabels) Select(selection *ArrayLabels) ([]uint64, error) {
 			return allEntries(l.count), nil
 		}
 	}
-	cpu, err := l.CPU()
-	if err != nil {
-		return nil, err
-	}
-	selected, err := selection.CPU()
+	cpu, selected, err := both(l, selection, (*ArrayLabels).CPU)
 	if err != nil {
 		return nil, err
 	}
 	return Select(cpu, selected)
+}
+
+// setOperation runs operation on the CPU values of first and second (see setOperands) and
+// places its result like first.
+func (first *ArrayLabels) setOperation(name string, second *ArrayLabels,
+	operation func(a, b *Labels) (*Labels, []int64, []int64, error)) (*ArrayLabels, []int64, []int64, error) {
+	a, b, err := setOperands(name, first, second)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cpu, firstMap, secondMap, err := operation(a, b)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	result, err := first.like(cpu)
+	return result, firstMap, secondMap, err
 }
 
 // setOperands checks names, then devices (only when both inputs have entries), and gives the
@@ -135,11 +121,7 @@ func setOperands(operation string, first, second *ArrayLabels) (*Labels, *Labels
 		return nil, nil, err
 	}
 	if first.count != 0 && second.count != 0 {
-		a, err := first.Device()
-		if err != nil {
-			return nil, nil, err
-		}
-		b, err := second.Device()
+		a, b, err := both(first, second, (*ArrayLabels).Device)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -149,25 +131,17 @@ func setOperands(operation string, first, second *ArrayLabels) (*Labels, *Labels
 				operation, a, b)
 		}
 	}
-	a, err := first.CPU()
-	if err != nil {
-		return nil, nil, err
-	}
-	b, err := second.CPU()
-	if err != nil {
-		return nil, nil, err
-	}
-	return a, b, nil
+	return both(first, second, (*ArrayLabels).CPU)
 }
 
 // like wraps CPU labels the core built (with their own names) in an array of the same kind
 // and on the same device as l's: the library's own array goes through l's from_dlpack, then a copy to l's device
 // when it is not the CPU.
 func (l *ArrayLabels) like(cpu *Labels) (*ArrayLabels, error) {
-	if _, ok := l.array.(*LabelsArray); ok {
+	if _, ok := l.array.(*ReadOnlyLabelsValues); ok {
 		return LabelsFromValues(cpu.names, cpu), nil
 	}
-	own := NewLabelsArray(cpu.values, cpu.count, cpu.size)
+	own := NewReadOnlyLabelsValues(cpu.values, cpu.count, cpu.size)
 	tensor, err := own.AsDLPack(CPU, nil, CurrentDLPack)
 	if err != nil {
 		return nil, err

@@ -130,7 +130,7 @@ func TestArrayLabelsShapes(t *testing.T) {
 	require.NoError(t, err)
 	labels, err := NewArrayLabels(nil, empty, true)
 	require.NoError(t, err)
-	assert.IsType(t, &LabelsArray{}, labels.Array())
+	assert.IsType(t, &ReadOnlyLabelsValues{}, labels.Array())
 	assert.Equal(t, 0, labels.Count())
 
 	full, err := NewHostArray(Int32, []uintptr{3, 1})

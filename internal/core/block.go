@@ -270,27 +270,15 @@ func (b *Block) AddGradient(parameter string, gradient *Block) (err error) {
 // checkGradientData requires the gradient's values to share the origin, device and dtype of
 // the block's values.
 func (b *Block) checkGradientData(gradient *Block) error {
-	values, err := describeArray(b.values)
+	values, other, err := both(b.values, gradient.values, describeArray)
 	if err != nil {
 		return err
 	}
-	other, err := describeArray(gradient.values)
-	if err != nil {
-		return err
-	}
-	switch {
-	case other.Origin != values.Origin:
-		return Errorf(InvalidParameterError,
-			"the gradient data has a different origin ('%s') than the value data ('%s')",
-			OriginName(other.Origin), OriginName(values.Origin))
-	case other.Device != values.Device:
-		return Errorf(InvalidParameterError,
-			"the gradient values are on device '%s' but the block values are on device '%s'", other.Device, values.Device)
-	case other.DType != values.DType:
-		return Errorf(InvalidParameterError,
-			"the gradient values have dtype '%s' but the block values have dtype '%s'", other.DType, values.DType)
-	}
-	return nil
+	return descriptionMismatch{
+		origin: "the gradient data has a different origin ('%s') than the value data ('%s')",
+		device: "the gradient values are on device '%s' but the block values are on device '%s'",
+		dtype:  "the gradient values have dtype '%s' but the block values have dtype '%s'",
+	}.check(other, values)
 }
 
 // checkGradientSamples requires a first sample dimension "sample" whose values index the
@@ -438,11 +426,7 @@ func LabelsEqual(a, b *ArrayLabels) (bool, error) {
 	if a.Count() != b.Count() || !slices.Equal(a.Names(), b.Names()) {
 		return false, nil
 	}
-	deviceA, err := a.Device()
-	if err != nil {
-		return false, err
-	}
-	deviceB, err := b.Device()
+	deviceA, deviceB, err := both(a, b, (*ArrayLabels).Device)
 	if err != nil {
 		return false, err
 	}
@@ -452,11 +436,7 @@ func LabelsEqual(a, b *ArrayLabels) (bool, error) {
 	if deviceA.Type == DeviceExtDev {
 		return true, nil
 	}
-	cpuA, err := a.CPU()
-	if err != nil {
-		return false, err
-	}
-	cpuB, err := b.CPU()
+	cpuA, cpuB, err := both(a, b, (*ArrayLabels).CPU)
 	if err != nil {
 		return false, err
 	}

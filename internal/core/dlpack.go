@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"runtime"
 	"unsafe"
 )
 
@@ -105,6 +106,29 @@ func NewTensor(view Tensor, release func()) *Tensor {
 	t := view
 	t.release = release
 	return &t
+}
+
+// tensorOver wraps a view of data, which the tensor keeps alive until it is released. An
+// empty data gives a NULL data pointer.
+func tensorOver[E any](view Tensor, data []E) *Tensor {
+	if len(data) > 0 {
+		view.Data = unsafe.Pointer(&data[0])
+	}
+	return NewTensor(view, func() { runtime.KeepAlive(data) })
+}
+
+// importTensor gives what convert makes of tensor, releasing the tensor exactly once whatever
+// happens; method names the caller in the error for a NULL tensor.
+func importTensor[T Array](tensor *Tensor, method string, convert func(*Tensor) (T, error)) (Array, error) {
+	if tensor == nil {
+		return nil, Errorf(InvalidParameterError, "invalid `tensor` for %s: it is NULL", method)
+	}
+	defer tensor.Release()
+	array, err := convert(tensor)
+	if err != nil {
+		return nil, err
+	}
+	return array, nil
 }
 
 // Release calls the deleter; later calls do nothing, so every deleter runs exactly once.

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"runtime"
 	"slices"
 	"sync"
 	"unsafe"
@@ -135,26 +134,37 @@ func (a *HostArray) usable(method string) *Error {
 }
 
 // rlock takes the read lock of a usable array; the caller releases it when err is nil.
-func (a *HostArray) rlock(method string) error {
-	if a == nil {
-		return Errorf(InvalidParameterError, "HostArray.%s called on a nil array", method)
-	}
-	a.mu.RLock()
-	if err := a.usable(method); err != nil {
-		a.mu.RUnlock()
+func (a *HostArray) rlock(method string) error { return a.acquire(method, false) }
+
+// lock takes the write lock of a usable array; the caller releases it when err is nil.
+func (a *HostArray) lock(method string) error { return a.acquire(method, true) }
+
+// rlockOnCPU is rlock for a method that only works with device the CPU; why ends the error
+// for another device.
+func (a *HostArray) rlockOnCPU(method string, device Device, why string) error {
+	if err := a.rlock(method); err != nil {
 		return err
+	}
+	if device != CPU {
+		a.mu.RUnlock()
+		return Errorf(InvalidParameterError, "invalid `device` %s for HostArray.%s: %s", device, method, why)
 	}
 	return nil
 }
 
-// lock takes the write lock of a usable array; the caller releases it when err is nil.
-func (a *HostArray) lock(method string) error {
+// acquire takes the write or the read lock of a usable array, and gives it back at once when
+// the array is not usable.
+func (a *HostArray) acquire(method string, write bool) error {
 	if a == nil {
 		return Errorf(InvalidParameterError, "HostArray.%s called on a nil array", method)
 	}
-	a.mu.Lock()
+	lock, unlock := a.mu.RLock, a.mu.RUnlock
+	if write {
+		lock, unlock = a.mu.Lock, a.mu.Unlock
+	}
+	lock()
 	if err := a.usable(method); err != nil {
-		a.mu.Unlock()
+		unlock()
 		return err
 	}
 	return nil
@@ -219,14 +229,10 @@ func (a *HostArray) appendShape(buf []uintptr) ([]uintptr, error) {
 // are possible. The tensor is writable and keeps the memory alive until it is released, even
 // if the array is destroyed first.
 func (a *HostArray) AsDLPack(device Device, stream *int64, maxVersion DLPackVersion) (*Tensor, error) {
-	if err := a.rlock("AsDLPack"); err != nil {
+	if err := a.rlockOnCPU("AsDLPack", device, "the data only exists on CPU:0"); err != nil {
 		return nil, err
 	}
 	defer a.mu.RUnlock()
-	if device != CPU {
-		return nil, Errorf(InvalidParameterError,
-			"invalid `device` %s for HostArray.AsDLPack: the data only exists on CPU:0", device)
-	}
 	if stream != nil {
 		return nil, Errorf(InvalidParameterError,
 			"invalid `stream` for HostArray.AsDLPack: it must be NULL for data on the CPU")
@@ -244,24 +250,13 @@ func (a *HostArray) AsDLPack(device Device, stream *int64, maxVersion DLPackVers
 		Shape:   int64Shape(a.shape),
 		Strides: rowMajorStrides(a.shape),
 	}
-	if len(data) > 0 {
-		view.Data = unsafe.Pointer(&data[0])
-	}
-	return NewTensor(view, func() { runtime.KeepAlive(data) }), nil
+	return tensorOver(view, data), nil
 }
 
 // FromDLPack copies a CPU tensor of any supported dtype and layout into a new HostArray. The
 // tensor is released exactly once, whatever happens.
 func (a *HostArray) FromDLPack(tensor *Tensor) (Array, error) {
-	if tensor == nil {
-		return nil, Errorf(InvalidParameterError, "invalid `tensor` for HostArray.FromDLPack: it is NULL")
-	}
-	defer tensor.Release()
-	array, err := hostArrayFromTensor(tensor)
-	if err != nil {
-		return nil, err
-	}
-	return array, nil
+	return importTensor(tensor, "HostArray.FromDLPack", hostArrayFromTensor)
 }
 
 // hostArrayFromTensor copies a CPU tensor into a new array; the caller releases the tensor.
@@ -363,14 +358,10 @@ func readFillValue(fill Array, dtype DType) ([]byte, error) {
 
 // Copy makes a deep copy; the only possible device is the CPU.
 func (a *HostArray) Copy(device Device) (Array, error) {
-	if err := a.rlock("Copy"); err != nil {
+	if err := a.rlockOnCPU("Copy", device, "only CPU:0 is supported"); err != nil {
 		return nil, err
 	}
 	defer a.mu.RUnlock()
-	if device != CPU {
-		return nil, Errorf(InvalidParameterError,
-			"invalid `device` %s for HostArray.Copy: only CPU:0 is supported", device)
-	}
 	data := alignedBytes(len(a.data))
 	copy(data, a.data)
 	return newHostArray(a.dtype, a.shape, data), nil

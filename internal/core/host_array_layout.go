@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"slices"
 	"unsafe"
 )
@@ -86,7 +87,7 @@ func (a *HostArray) MoveData(input Array, movements []DataMovement) error {
 	in, ok := input.(*HostArray)
 	if !ok {
 		return Errorf(InvalidParameterError,
-			"invalid `input` for HostArray.MoveData: expected a HostArray, got %T", input)
+			"invalid `input` for HostArray.MoveData: expected a HostArray, got %s", arrayTypeName(input))
 	}
 	if in == nil {
 		return Errorf(InvalidParameterError, "invalid `input` for HostArray.MoveData: it is nil")
@@ -189,4 +190,13 @@ func lockForMove(out, in *HostArray) func() {
 		in.mu.RUnlock()
 		out.mu.Unlock()
 	}
+}
+
+// arrayTypeName names the type of array in messages. The library's own labels values go by
+// the reference's name for them, LabelsArray, as in their own messages.
+func arrayTypeName(array Array) string {
+	if _, ok := array.(*ReadOnlyLabelsValues); ok {
+		return "*core.LabelsArray"
+	}
+	return fmt.Sprintf("%T", array)
 }

@@ -209,7 +209,7 @@ func TestHostArrayMoveDataErrors(t *testing.T) {
 	}
 
 	good := DataMovement{SampleIn: 0, SampleOut: 1, PropertiesStartIn: 0, PropertiesStartOut: 1, PropertiesLength: 2}
-	check(NewLabelsArray([]int32{1}, 1, 1), nil, "invalid `input` for HostArray.MoveData: expected a HostArray, got *core.LabelsArray")
+	check(NewReadOnlyLabelsValues([]int32{1}, 1, 1), nil, "invalid `input` for HostArray.MoveData: expected a HostArray, got *core.LabelsArray")
 	check(nil, nil, "invalid `input` for HostArray.MoveData: expected a HostArray, got <nil>")
 	check((*HostArray)(nil), nil, "invalid `input` for HostArray.MoveData: it is nil")
 	check(mustHostArray(t, Float64, []uintptr{1, 1, 2}, make([]byte, 16)), nil,

@@ -266,27 +266,36 @@ func TestHostArrayAsDLPack(t *testing.T) {
 	tensor.Release()
 }
 
-func TestHostArrayAsDLPackErrors(t *testing.T) {
-	a := int64Array(t, []uintptr{1}, 1)
-	stream := int64(0)
-	cases := []struct {
-		device  Device
-		stream  *int64
-		version DLPackVersion
-		message string
-	}{
-		{Device{DeviceCUDA, 0}, nil, CurrentDLPack, "invalid `device` CUDA:0 for HostArray.AsDLPack: the data only exists on CPU:0"},
-		{Device{DeviceCPU, 1}, nil, CurrentDLPack, "invalid `device` CPU:1 for HostArray.AsDLPack: the data only exists on CPU:0"},
-		{CPU, &stream, CurrentDLPack, "invalid `stream` for HostArray.AsDLPack: it must be NULL for data on the CPU"},
-		{CPU, nil, DLPackVersion{2, 0}, "invalid `max_version` v2.0 for HostArray.AsDLPack: only DLPack v1.x is supported"},
-		{CPU, nil, DLPackVersion{0, 8}, "invalid `max_version` v0.8 for HostArray.AsDLPack: only DLPack v1.x is supported"},
-	}
+// asDLPackErrorCase is a call to AsDLPack that fails, and its message.
+type asDLPackErrorCase struct {
+	device  Device
+	stream  *int64
+	version DLPackVersion
+	message string
+}
+
+// checkAsDLPackErrors makes every call of cases on a, which must fail with an invalid
+// parameter and no tensor.
+func checkAsDLPackErrors(t *testing.T, a Array, cases []asDLPackErrorCase) {
+	t.Helper()
 	for _, c := range cases {
 		tensor, err := a.AsDLPack(c.device, c.stream, c.version)
 		assert.Nil(t, tensor)
 		assert.Equal(t, c.message, errorMessage(t, err))
 		assert.ErrorIs(t, err, &Error{Status: InvalidParameterError})
 	}
+}
+
+func TestHostArrayAsDLPackErrors(t *testing.T) {
+	a := int64Array(t, []uintptr{1}, 1)
+	stream := int64(0)
+	checkAsDLPackErrors(t, a, []asDLPackErrorCase{
+		{Device{DeviceCUDA, 0}, nil, CurrentDLPack, "invalid `device` CUDA:0 for HostArray.AsDLPack: the data only exists on CPU:0"},
+		{Device{DeviceCPU, 1}, nil, CurrentDLPack, "invalid `device` CPU:1 for HostArray.AsDLPack: the data only exists on CPU:0"},
+		{CPU, &stream, CurrentDLPack, "invalid `stream` for HostArray.AsDLPack: it must be NULL for data on the CPU"},
+		{CPU, nil, DLPackVersion{2, 0}, "invalid `max_version` v2.0 for HostArray.AsDLPack: only DLPack v1.x is supported"},
+		{CPU, nil, DLPackVersion{0, 8}, "invalid `max_version` v0.8 for HostArray.AsDLPack: only DLPack v1.x is supported"},
+	})
 }
 
 func TestHostArrayEveryDTypeRoundTrip(t *testing.T) {

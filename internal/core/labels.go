@@ -205,10 +205,15 @@ func Equal(a, b *Labels) bool {
 	return a.count == b.count && slices.Equal(a.names, b.names) && slices.Equal(a.values, b.values)
 }
 
-// compareRows compares rows i and j of values lexicographically, as signed integers.
-func compareRows(values []int32, size, i, j int) int {
-	a := values[i*size : i*size+size]
-	b := values[j*size : j*size+size]
+// rowAt gives row i of a [count, size] values matrix, capped so appends cannot reach row i+1.
+func rowAt(values []int32, size, i int) []int32 {
+	return values[i*size : i*size+size : i*size+size]
+}
+
+// compareRows compares two rows of the same width lexicographically, as signed integers. It
+// is the only row order of the library: sorting, merging and equality all go through it.
+func compareRows(a, b []int32) int {
+	b = b[:len(a)]
 	for k := range a {
 		if a[k] != b[k] {
 			if a[k] < b[k] {

@@ -1,14 +1,14 @@
 package core
 
 import (
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 )
 
-// LabelsOriginName is the data origin of LabelsArray. The reference uses this exact name, and
-// Python registers it at import time, so sharing it keeps the two libraries interchangeable.
+// LabelsOriginName is the data origin of ReadOnlyLabelsValues. The reference uses this exact
+// name, and Python registers it at import time, so sharing it keeps the two libraries
+// interchangeable.
 const LabelsOriginName = "metatensor.Labels"
 
 // labelsOriginAsked is set once the library's own labels array has been asked for its origin:
@@ -38,8 +38,8 @@ func OnLabelsOriginAsked(notify func()) {
 	}
 }
 
-// LabelsArrayOrigin gives the origin of LabelsArray, registering it on first use.
-func LabelsArrayOrigin() (Origin, error) {
+// ReadOnlyLabelsValuesOrigin gives the origin of ReadOnlyLabelsValues, registering it on first use.
+func ReadOnlyLabelsValuesOrigin() (Origin, error) {
 	if !labelsOriginAsked.Load() {
 		labelsOriginHook.Lock()
 		first := !labelsOriginAsked.Swap(true)
@@ -52,35 +52,35 @@ func LabelsArrayOrigin() (Origin, error) {
 	return labelsOrigin(), nil
 }
 
-// LabelsArray is the values array of labels the library builds itself (loaded or computed):
-// a [count, size] int32 matrix on the CPU that can only be read. It behaves as the
-// reference's own labels array, error messages included.
-type LabelsArray struct {
+// ReadOnlyLabelsValues is the values array of labels the library builds itself (loaded or
+// computed): a [count, size] int32 matrix on the CPU that can only be read. It behaves as the
+// reference's own labels array (LabelsArray there), error messages included.
+type ReadOnlyLabelsValues struct {
 	values []int32 // shared, never written
 	count  int
 	size   int
 }
 
-var _ Array = (*LabelsArray)(nil)
+var _ Array = (*ReadOnlyLabelsValues)(nil)
 
-// NewLabelsArray wraps count rows of size values. The array shares values and never
+// NewReadOnlyLabelsValues wraps count rows of size values. The array shares values and never
 // modifies it; the caller must not modify it either. len(values) must be count*size: the
 // methods that expose the data report an internal error otherwise.
-func NewLabelsArray(values []int32, count, size int) *LabelsArray {
-	return &LabelsArray{values: values, count: count, size: size}
+func NewReadOnlyLabelsValues(values []int32, count, size int) *ReadOnlyLabelsValues {
+	return &ReadOnlyLabelsValues{values: values, count: count, size: size}
 }
 
 // Values gives the row-major values; the slice is shared, do not modify it.
-func (a *LabelsArray) Values() []int32 { return a.values }
+func (a *ReadOnlyLabelsValues) Values() []int32 { return a.values }
 
 // Count gives the number of rows.
-func (a *LabelsArray) Count() int { return a.count }
+func (a *ReadOnlyLabelsValues) Count() int { return a.count }
 
 // Size gives the number of values in a row.
-func (a *LabelsArray) Size() int { return a.size }
+func (a *ReadOnlyLabelsValues) Size() int { return a.size }
 
 // check reports an array that is nil or whose values do not fill its shape.
-func (a *LabelsArray) check(method string) error {
+func (a *ReadOnlyLabelsValues) check(method string) error {
 	if a == nil {
 		return Errorf(InvalidParameterError, "LabelsArray.%s called on a nil array", method)
 	}
@@ -93,15 +93,15 @@ func (a *LabelsArray) check(method string) error {
 }
 
 // Origin gives the "metatensor.Labels" origin, registering it on first use.
-func (a *LabelsArray) Origin() (Origin, error) {
+func (a *ReadOnlyLabelsValues) Origin() (Origin, error) {
 	if err := a.check("Origin"); err != nil {
 		return 0, err
 	}
-	return LabelsArrayOrigin()
+	return ReadOnlyLabelsValuesOrigin()
 }
 
 // Device is always the CPU.
-func (a *LabelsArray) Device() (Device, error) {
+func (a *ReadOnlyLabelsValues) Device() (Device, error) {
 	if err := a.check("Device"); err != nil {
 		return Device{}, err
 	}
@@ -109,7 +109,7 @@ func (a *LabelsArray) Device() (Device, error) {
 }
 
 // DType is always i32.
-func (a *LabelsArray) DType() (DType, error) {
+func (a *ReadOnlyLabelsValues) DType() (DType, error) {
 	if err := a.check("DType"); err != nil {
 		return DType{}, err
 	}
@@ -117,7 +117,7 @@ func (a *LabelsArray) DType() (DType, error) {
 }
 
 // Shape is [count, size].
-func (a *LabelsArray) Shape() ([]uintptr, error) {
+func (a *ReadOnlyLabelsValues) Shape() ([]uintptr, error) {
 	if err := a.check("Shape"); err != nil {
 		return nil, err
 	}
@@ -126,7 +126,7 @@ func (a *LabelsArray) Shape() ([]uintptr, error) {
 
 // AsDLPack exports the values without copying, as a read-only tensor. Only the CPU, with no
 // stream, and a DLPack 1.x caller are possible; the tensor is always v1.3.
-func (a *LabelsArray) AsDLPack(device Device, stream *int64, maxVersion DLPackVersion) (*Tensor, error) {
+func (a *ReadOnlyLabelsValues) AsDLPack(device Device, stream *int64, maxVersion DLPackVersion) (*Tensor, error) {
 	if err := a.check("AsDLPack"); err != nil {
 		return nil, err
 	}
@@ -150,28 +150,17 @@ func (a *LabelsArray) AsDLPack(device Device, stream *int64, maxVersion DLPackVe
 		Shape:   []int64{int64(a.count), int64(a.size)},
 		Strides: []int64{int64(a.size), 1},
 	}
-	if len(values) > 0 {
-		view.Data = unsafe.Pointer(&values[0])
-	}
-	return NewTensor(view, func() { runtime.KeepAlive(values) }), nil
+	return tensorOver(view, values), nil
 }
 
-// FromDLPack copies a CPU, DLPack 1.x, i32, 2-D tensor into a new LabelsArray, following its
-// strides and byte offset. The tensor is released exactly once, whatever happens.
-func (a *LabelsArray) FromDLPack(tensor *Tensor) (Array, error) {
-	if tensor == nil {
-		return nil, Errorf(InvalidParameterError, "invalid `tensor` for LabelsArray::from_dlpack: it is NULL")
-	}
-	defer tensor.Release()
-	array, err := labelsArrayFromTensor(tensor)
-	if err != nil {
-		return nil, err
-	}
-	return array, nil
+// FromDLPack copies a CPU, DLPack 1.x, i32, 2-D tensor into a new ReadOnlyLabelsValues,
+// following its strides and byte offset. The tensor is released exactly once, whatever happens.
+func (a *ReadOnlyLabelsValues) FromDLPack(tensor *Tensor) (Array, error) {
+	return importTensor(tensor, "LabelsArray::from_dlpack", readOnlyLabelsValuesFromTensor)
 }
 
-// labelsArrayFromTensor copies a tensor's values; the caller releases the tensor.
-func labelsArrayFromTensor(t *Tensor) (*LabelsArray, error) {
+// readOnlyLabelsValuesFromTensor copies a tensor's values; the caller releases the tensor.
+func readOnlyLabelsValuesFromTensor(t *Tensor) (*ReadOnlyLabelsValues, error) {
 	if t.Device.Type != DeviceCPU {
 		return nil, Errorf(InvalidParameterError,
 			"labels values can not be created from dlpack tensors that are not on CPU")
@@ -196,12 +185,12 @@ func labelsArrayFromTensor(t *Tensor) (*LabelsArray, error) {
 	if n > 0 {
 		CopyContiguous(unsafe.Slice((*byte)(unsafe.Pointer(&values[0])), n*4), t)
 	}
-	return NewLabelsArray(values, int(shape[0]), int(shape[1])), nil
+	return NewReadOnlyLabelsValues(values, int(shape[0]), int(shape[1])), nil
 }
 
-// Copy gives another LabelsArray sharing the same values, which never change; only the CPU is
-// possible.
-func (a *LabelsArray) Copy(device Device) (Array, error) {
+// Copy gives another ReadOnlyLabelsValues sharing the same values, which never change; only the
+// CPU is possible.
+func (a *ReadOnlyLabelsValues) Copy(device Device) (Array, error) {
 	if err := a.check("Copy"); err != nil {
 		return nil, err
 	}
@@ -209,7 +198,7 @@ func (a *LabelsArray) Copy(device Device) (Array, error) {
 		return nil, Errorf(InvalidParameterError,
 			"labels values owned by metatensor-core only exist on CPU, they can not be copied to %s", device)
 	}
-	return NewLabelsArray(a.values, a.count, a.size), nil
+	return NewReadOnlyLabelsValues(a.values, a.count, a.size), nil
 }
 
 // unsupported is the error of the operations that would modify or extend labels values.
@@ -218,18 +207,22 @@ func unsupportedByLabels(name string) error {
 }
 
 // Reshape always fails: labels values can not change.
-func (a *LabelsArray) Reshape([]uintptr) error { return unsupportedByLabels("reshape") }
+func (a *ReadOnlyLabelsValues) Reshape([]uintptr) error { return unsupportedByLabels("reshape") }
 
 // SwapAxes always fails: labels values can not change.
-func (a *LabelsArray) SwapAxes(uintptr, uintptr) error { return unsupportedByLabels("swap_axes") }
+func (a *ReadOnlyLabelsValues) SwapAxes(uintptr, uintptr) error {
+	return unsupportedByLabels("swap_axes")
+}
 
 // Create always fails: labels arrays only hold labels values.
-func (a *LabelsArray) Create([]uintptr, Array) (Array, error) {
+func (a *ReadOnlyLabelsValues) Create([]uintptr, Array) (Array, error) {
 	return nil, unsupportedByLabels("create")
 }
 
 // MoveData always fails: labels values can not change.
-func (a *LabelsArray) MoveData(Array, []DataMovement) error { return unsupportedByLabels("move_data") }
+func (a *ReadOnlyLabelsValues) MoveData(Array, []DataMovement) error {
+	return unsupportedByLabels("move_data")
+}
 
 // Destroy does nothing: the values are garbage collected once nothing shares them.
-func (a *LabelsArray) Destroy() {}
+func (a *ReadOnlyLabelsValues) Destroy() {}

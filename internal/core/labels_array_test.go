@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestLabelsArrayAccessors(t *testing.T) {
+func TestReadOnlyLabelsValuesAccessors(t *testing.T) {
 	values := []int32{1, 2, 3, 4, 5, 6}
-	a := NewLabelsArray(values, 3, 2)
+	a := NewReadOnlyLabelsValues(values, 3, 2)
 	assert.Same(t, &values[0], &a.Values()[0], "the values are shared")
 	assert.Equal(t, 3, a.Count())
 	assert.Equal(t, 2, a.Size())
@@ -31,7 +31,7 @@ func TestLabelsArrayAccessors(t *testing.T) {
 	assert.Equal(t, []int32{1, 2, 3, 4, 5, 6}, values, "never modified")
 }
 
-func TestLabelsArrayOrigin(t *testing.T) {
+func TestReadOnlyLabelsValuesOrigin(t *testing.T) {
 	// Registration is process-wide: before the first Origin call, the name is unknown.
 	if !labelsOriginAsked.Load() {
 		for _, name := range originNames() {
@@ -42,10 +42,10 @@ func TestLabelsArrayOrigin(t *testing.T) {
 	var wg sync.WaitGroup
 	got := make([]Origin, 8)
 	for i := range got {
-		wg.Go(func() { got[i], _ = NewLabelsArray(nil, 0, 0).Origin() })
+		wg.Go(func() { got[i], _ = NewReadOnlyLabelsValues(nil, 0, 0).Origin() })
 	}
 	wg.Wait()
-	origin, err := LabelsArrayOrigin()
+	origin, err := ReadOnlyLabelsValuesOrigin()
 	require.NoError(t, err)
 	for _, o := range got {
 		assert.Equal(t, origin, o, "registered once")
@@ -63,9 +63,9 @@ func originNames() []string {
 	return append([]string{}, origins.names...)
 }
 
-func TestLabelsArrayAsDLPack(t *testing.T) {
+func TestReadOnlyLabelsValuesAsDLPack(t *testing.T) {
 	values := []int32{1, 2, 3, 4, 5, 6}
-	a := NewLabelsArray(values, 2, 3)
+	a := NewReadOnlyLabelsValues(values, 2, 3)
 	for _, version := range []DLPackVersion{{1, 0}, {1, 3}, {1, 9}} {
 		tensor, err := a.AsDLPack(CPU, nil, version)
 		require.NoError(t, err)
@@ -81,13 +81,13 @@ func TestLabelsArrayAsDLPack(t *testing.T) {
 	}
 
 	// The export keeps the values alive on its own.
-	tensor, err := NewLabelsArray([]int32{7, 8}, 1, 2).AsDLPack(CPU, nil, CurrentDLPack)
+	tensor, err := NewReadOnlyLabelsValues([]int32{7, 8}, 1, 2).AsDLPack(CPU, nil, CurrentDLPack)
 	require.NoError(t, err)
 	runtime.GC()
 	assert.Equal(t, int32(8), *(*int32)(unsafe.Add(tensor.Data, 4)))
 	tensor.Release()
 
-	for _, empty := range []*LabelsArray{NewLabelsArray(nil, 0, 2), NewLabelsArray([]int32{}, 4, 0), NewLabelsArray(nil, 0, 0)} {
+	for _, empty := range []*ReadOnlyLabelsValues{NewReadOnlyLabelsValues(nil, 0, 2), NewReadOnlyLabelsValues([]int32{}, 4, 0), NewReadOnlyLabelsValues(nil, 0, 0)} {
 		tensor, err := empty.AsDLPack(CPU, nil, CurrentDLPack)
 		require.NoError(t, err)
 		assert.Nil(t, tensor.Data)
@@ -97,15 +97,10 @@ func TestLabelsArrayAsDLPack(t *testing.T) {
 	}
 }
 
-func TestLabelsArrayAsDLPackErrors(t *testing.T) {
-	a := NewLabelsArray([]int32{1}, 1, 1)
+func TestReadOnlyLabelsValuesAsDLPackErrors(t *testing.T) {
+	a := NewReadOnlyLabelsValues([]int32{1}, 1, 1)
 	stream := int64(-1)
-	cases := []struct {
-		device  Device
-		stream  *int64
-		version DLPackVersion
-		message string
-	}{
+	checkAsDLPackErrors(t, a, []asDLPackErrorCase{
 		{Device{DeviceCUDA, 0}, nil, CurrentDLPack, "labels values owned by metatensor-core only exist on CPU"},
 		{Device{DeviceCPU, 1}, nil, CurrentDLPack, "labels values owned by metatensor-core only exist on CPU"},
 		{CPU, &stream, CurrentDLPack, "`stream` must be None for CPU data"},
@@ -114,27 +109,21 @@ func TestLabelsArrayAsDLPackErrors(t *testing.T) {
 		// The device is checked first, then the stream.
 		{Device{DeviceCUDA, 0}, &stream, DLPackVersion{2, 0}, "labels values owned by metatensor-core only exist on CPU"},
 		{CPU, &stream, DLPackVersion{2, 0}, "`stream` must be None for CPU data"},
-	}
-	for _, c := range cases {
-		tensor, err := a.AsDLPack(c.device, c.stream, c.version)
-		assert.Nil(t, tensor)
-		assert.Equal(t, c.message, errorMessage(t, err))
-		assert.ErrorIs(t, err, &Error{Status: InvalidParameterError})
-	}
+	})
 }
 
-func TestLabelsArrayFromDLPack(t *testing.T) {
-	a := NewLabelsArray(nil, 0, 0)
+func TestReadOnlyLabelsValuesFromDLPack(t *testing.T) {
+	a := NewReadOnlyLabelsValues(nil, 0, 0)
 
 	// Round trip of an export.
-	source := NewLabelsArray([]int32{1, 2, 3, 4, 5, 6}, 3, 2)
+	source := NewReadOnlyLabelsValues([]int32{1, 2, 3, 4, 5, 6}, 3, 2)
 	tensor, err := source.AsDLPack(CPU, nil, CurrentDLPack)
 	require.NoError(t, err)
 	calls := 0
 	out, err := a.FromDLPack(countingTensor(*tensor, &calls))
 	require.NoError(t, err)
 	assert.Equal(t, 1, calls)
-	copied := out.(*LabelsArray)
+	copied := out.(*ReadOnlyLabelsValues)
 	assert.Equal(t, []int32{1, 2, 3, 4, 5, 6}, copied.Values())
 	assert.NotSame(t, &source.Values()[0], &copied.Values()[0], "the values are copied")
 	assert.Equal(t, 3, copied.Count())
@@ -149,29 +138,29 @@ func TestLabelsArrayFromDLPack(t *testing.T) {
 	}, &calls))
 	require.NoError(t, err)
 	assert.Equal(t, 1, calls)
-	assert.Equal(t, []int32{1, 4, 2, 5, 3, 6}, out.(*LabelsArray).Values())
+	assert.Equal(t, []int32{1, 4, 2, 5, 3, 6}, out.(*ReadOnlyLabelsValues).Values())
 
 	out, err = a.FromDLPack(&Tensor{
 		Version: CurrentDLPack, Data: unsafe.Pointer(&storage[1]), Device: CPU, DType: Int32,
 		Shape: []int64{2, 3}, Strides: []int64{0, 1},
 	})
 	require.NoError(t, err)
-	assert.Equal(t, []int32{1, 2, 3, 1, 2, 3}, out.(*LabelsArray).Values())
+	assert.Equal(t, []int32{1, 2, 3, 1, 2, 3}, out.(*ReadOnlyLabelsValues).Values())
 
 	// Empty tensors need no data.
 	for _, shape := range [][]int64{{0, 3}, {4, 0}} {
 		calls = 0
-		out, err := (*LabelsArray)(nil).FromDLPack(countingTensor(Tensor{Version: CurrentDLPack, Device: CPU, DType: Int32, Shape: shape}, &calls))
+		out, err := (*ReadOnlyLabelsValues)(nil).FromDLPack(countingTensor(Tensor{Version: CurrentDLPack, Device: CPU, DType: Int32, Shape: shape}, &calls))
 		require.NoError(t, err, "FromDLPack does not need the receiver")
 		assert.Equal(t, 1, calls)
 		got, err := out.Shape()
 		require.NoError(t, err)
 		assert.Equal(t, []uintptr{uintptr(shape[0]), uintptr(shape[1])}, got)
-		assert.Empty(t, out.(*LabelsArray).Values())
+		assert.Empty(t, out.(*ReadOnlyLabelsValues).Values())
 	}
 }
 
-func TestLabelsArrayFromDLPackErrorsReleaseOnce(t *testing.T) {
+func TestReadOnlyLabelsValuesFromDLPackErrorsReleaseOnce(t *testing.T) {
 	values := []int32{1, 2}
 	good := Tensor{
 		Version: CurrentDLPack, Data: unsafe.Pointer(&values[0]), Device: CPU, DType: Int32,
@@ -196,7 +185,7 @@ func TestLabelsArrayFromDLPackErrorsReleaseOnce(t *testing.T) {
 		{func(t *Tensor) { t.Data = nil }, "invalid tensor for labels values: the tensor has 2 elements but a NULL data pointer"},
 		{func(t *Tensor) { t.Shape = []int64{1 << 40, 1 << 40} }, "invalid tensor for labels values: a tensor of shape [1099511627776, 1099511627776] and dtype i32 is too large"},
 	}
-	a := NewLabelsArray(nil, 0, 0)
+	a := NewReadOnlyLabelsValues(nil, 0, 0)
 	for _, c := range cases {
 		view := good
 		c.edit(&view)
@@ -213,12 +202,12 @@ func TestLabelsArrayFromDLPackErrorsReleaseOnce(t *testing.T) {
 	assert.Equal(t, "invalid `tensor` for LabelsArray::from_dlpack: it is NULL", errorMessage(t, err))
 }
 
-func TestLabelsArrayCopySharesValues(t *testing.T) {
+func TestReadOnlyLabelsValuesCopySharesValues(t *testing.T) {
 	values := []int32{1, 2, 3, 4}
-	a := NewLabelsArray(values, 2, 2)
+	a := NewReadOnlyLabelsValues(values, 2, 2)
 	out, err := a.Copy(CPU)
 	require.NoError(t, err)
-	copied := out.(*LabelsArray)
+	copied := out.(*ReadOnlyLabelsValues)
 	assert.Same(t, &values[0], &copied.Values()[0])
 	assert.Equal(t, 2, copied.Count())
 	assert.Equal(t, 2, copied.Size())
@@ -234,8 +223,8 @@ func TestLabelsArrayCopySharesValues(t *testing.T) {
 	}
 }
 
-func TestLabelsArrayUnsupportedOperations(t *testing.T) {
-	a := NewLabelsArray([]int32{1, 2}, 1, 2)
+func TestReadOnlyLabelsValuesUnsupportedOperations(t *testing.T) {
+	a := NewReadOnlyLabelsValues([]int32{1, 2}, 1, 2)
 	fill := mustHostArray(t, Int32, nil, make([]byte, 4))
 
 	assert.Equal(t, "labels arrays do not support `reshape`", errorMessage(t, a.Reshape([]uintptr{2, 1})))
@@ -254,11 +243,11 @@ func TestLabelsArrayUnsupportedOperations(t *testing.T) {
 	assert.Equal(t, make([]byte, 4), fill.Bytes())
 }
 
-func TestLabelsArrayInconsistentOrNil(t *testing.T) {
-	bad := []*LabelsArray{
-		NewLabelsArray([]int32{1, 2, 3}, 2, 2),
-		NewLabelsArray([]int32{1, 2}, -1, -2),
-		NewLabelsArray(nil, 1, 0).withCount(1 << 62).withSize(4),
+func TestReadOnlyLabelsValuesInconsistentOrNil(t *testing.T) {
+	bad := []*ReadOnlyLabelsValues{
+		NewReadOnlyLabelsValues([]int32{1, 2, 3}, 2, 2),
+		NewReadOnlyLabelsValues([]int32{1, 2}, -1, -2),
+		NewReadOnlyLabelsValues(nil, 1, 0).withCount(1 << 62).withSize(4),
 	}
 	for _, a := range bad {
 		for _, err := range labelsArrayCalls(a) {
@@ -269,18 +258,18 @@ func TestLabelsArrayInconsistentOrNil(t *testing.T) {
 	_, err := bad[0].Shape()
 	assert.Equal(t, "LabelsArray has 3 values, which does not match its shape [2, 2]", errorMessage(t, err))
 
-	var null *LabelsArray
+	var null *ReadOnlyLabelsValues
 	for _, err := range labelsArrayCalls(null) {
 		assert.Contains(t, errorMessage(t, err), "called on a nil array")
 	}
 	null.Destroy()
 }
 
-func (a *LabelsArray) withCount(count int) *LabelsArray { a.count = count; return a }
-func (a *LabelsArray) withSize(size int) *LabelsArray   { a.size = size; return a }
+func (a *ReadOnlyLabelsValues) withCount(count int) *ReadOnlyLabelsValues { a.count = count; return a }
+func (a *ReadOnlyLabelsValues) withSize(size int) *ReadOnlyLabelsValues   { a.size = size; return a }
 
 // labelsArrayCalls makes every call that looks at the values and gives their errors.
-func labelsArrayCalls(a *LabelsArray) []error {
+func labelsArrayCalls(a *ReadOnlyLabelsValues) []error {
 	_, originErr := a.Origin()
 	_, deviceErr := a.Device()
 	_, dtypeErr := a.DType()

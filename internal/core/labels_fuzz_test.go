@@ -237,14 +237,7 @@ func FuzzSetOperations(f *testing.F) {
 			labels *Labels
 		}{{a, first}, {b, second}} {
 			want, wantErr := modelSelect(names, labels.rows, selNames, selRows)
-			selected, err := Select(labels.labels, selection)
-			if wantErr != "" {
-				require.Error(t, err)
-				require.Equal(t, wantErr, err.Error())
-				continue
-			}
-			require.NoError(t, err)
-			require.Equal(t, want, selected)
+			requireSelectAsModel(t, labels.labels, selection, want, wantErr)
 		}
 	})
 }

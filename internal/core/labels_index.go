@@ -260,19 +260,8 @@ func (ix *labelsIndex) probeN(values, row []int32, h, i uint64) (int, uint64) {
 			continue
 		}
 		p := int(s&posMask) - 1
-		if rowsEqual(values[size*p:size*p+size:size*p+size], row) {
+		if compareRows(rowAt(values, size, p), row) == 0 {
 			return p, i
 		}
 	}
-}
-
-// rowsEqual compares two rows of the same width.
-func rowsEqual(a, b []int32) bool {
-	b = b[:len(a)]
-	for k := range a {
-		if a[k] != b[k] {
-			return false
-		}
-	}
-	return true
 }

@@ -208,7 +208,7 @@ func (ix *labelsIndex) regionPassValues(entries regionEntries, begin, end int, v
 		i := uint64(e[entryHome])
 		for ; ix.slots[i] != 0; i = (i + 1) & ix.mask {
 			if s := ix.slots[i]; s&^ix.posMask == tag {
-				if p := int(s&ix.posMask) - 1; rowsEqual(values[p*size:p*size+size], row) {
+				if p := int(s&ix.posMask) - 1; compareRows(rowAt(values, size, p), row) == 0 {
 					pos = p
 					break
 				}

@@ -25,9 +25,9 @@ func mergeFind(values, queries []int32, size int, out []int64) {
 	count := len(values) / size
 	j := 0 // every row before j is smaller than the current query
 	for q := range out {
-		query := queries[q*size : q*size+size : q*size+size]
+		query := rowAt(queries, size, q)
 		j = lowerBound(values, size, count, j, query)
-		if j < count && compareSlices(values[j*size:j*size+size], query) == 0 {
+		if j < count && compareRows(rowAt(values, size, j), query) == 0 {
 			out[q] = int64(j)
 			j++
 		} else {
@@ -40,7 +40,7 @@ func mergeFind(values, queries []int32, size int, out []int64) {
 // gallops (steps of 1, 2, 4...) then bisects, so a nearby answer costs a comparison or two
 // and a distant one a logarithm of the distance.
 func lowerBound(values []int32, size, count, from int, query []int32) int {
-	less := func(i int) bool { return compareSlices(values[i*size:i*size+size], query) < 0 }
+	less := func(i int) bool { return compareRows(rowAt(values, size, i), query) < 0 }
 	lo, hi, step := from, from, 1
 	for hi < count && less(hi) {
 		lo = hi + 1
@@ -58,18 +58,4 @@ func lowerBound(values []int32, size, count, from int, query []int32) int {
 		}
 	}
 	return lo
-}
-
-// compareSlices compares two rows of the same width lexicographically, as signed integers.
-func compareSlices(a, b []int32) int {
-	b = b[:len(a)]
-	for k := range a {
-		if a[k] != b[k] {
-			if a[k] < b[k] {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
 }

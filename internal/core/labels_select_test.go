@@ -119,15 +119,22 @@ func TestSelectAgainstModel(t *testing.T) {
 		selection := mustLabels(t, selNames, selRows, rng.IntN(2) == 0)
 
 		want, wantErr := modelSelect(names[:size], rows, selNames, selRows)
-		selected, err := Select(labels, selection)
-		if wantErr != "" {
-			require.Error(t, err)
-			require.Equal(t, wantErr, err.Error())
-			continue
-		}
-		require.NoError(t, err)
-		require.Equal(t, want, selected)
+		requireSelectAsModel(t, labels, selection, want, wantErr)
 	}
+}
+
+// requireSelectAsModel checks Select(labels, selection) against the model's answer: want, or
+// the error wantErr when it is not empty.
+func requireSelectAsModel(t *testing.T, labels, selection *Labels, want []uint64, wantErr string) {
+	t.Helper()
+	selected, err := Select(labels, selection)
+	if wantErr != "" {
+		require.Error(t, err)
+		require.Equal(t, wantErr, err.Error())
+		return
+	}
+	require.NoError(t, err)
+	require.Equal(t, want, selected)
 }
 
 // scaleRows multiplies every value by factor, keeping the order of the rows.

@@ -29,7 +29,7 @@ func (l *Labels) checkUnique() error {
 		l.sorted.Store(sortedYes)
 		return nil
 	}
-	if compareRows(values, size, first-1, first) == 0 {
+	if compareRows(rowAt(values, size, first-1), rowAt(values, size, first)) == 0 {
 		return duplicateEntryError(l.row(first))
 	}
 	l.sorted.Store(sortedNo)
@@ -39,7 +39,7 @@ func (l *Labels) checkUnique() error {
 	ix.insertAllNew(values, size, 0, first)
 	smallest := -1
 	for _, pos := range ix.insertAll(values, size, first, count) {
-		if smallest < 0 || compareRows(values, size, pos, smallest) < 0 {
+		if smallest < 0 || compareRows(rowAt(values, size, pos), rowAt(values, size, smallest)) < 0 {
 			smallest = pos
 		}
 	}
@@ -85,7 +85,7 @@ func walkIncreasing(values []int32, size, count int) int {
 		return count
 	}
 	for i := 1; i < count; i++ {
-		if compareRows(values, size, i-1, i) >= 0 {
+		if compareRows(rowAt(values, size, i-1), rowAt(values, size, i)) >= 0 {
 			return i
 		}
 	}

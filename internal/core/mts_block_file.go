@@ -9,11 +9,9 @@ import (
 
 // SaveBlock writes a block and its gradients as a block file: a zip of NPY entries.
 func SaveBlock(sink SaveSink, block *Block) error {
-	archive := newZipWriter(sink)
-	if err := writeBlockEntries(archive, "", true, block); err != nil {
-		return err
-	}
-	return archive.Close()
+	return writeZip(sink, func(archive *zipWriter) error {
+		return writeBlockEntries(archive, "", true, block)
+	})
 }
 
 // LoadBlock reads a block file from the size bytes of r, making every array with create.

@@ -39,30 +39,22 @@ func LoadLabelsFile(path string) (*ArrayLabels, error) {
 
 // LoadBlockBuffer reads a block saved by SaveBlock from memory.
 func LoadBlockBuffer(data []byte, create CreateArray) (*Block, error) {
-	return loadBuffer(blockFile, data, func(r io.ReaderAt, size int64) (*Block, error) {
-		return LoadBlock(r, size, create)
-	})
+	return loadBuffer(blockFile, data, withCreate(LoadBlock, create))
 }
 
 // LoadBlockFile reads a block saved by SaveBlock from the file at path.
 func LoadBlockFile(path string, create CreateArray) (*Block, error) {
-	return loadFile(blockFile, path, func(r io.ReaderAt, size int64) (*Block, error) {
-		return LoadBlock(r, size, create)
-	})
+	return loadFile(blockFile, path, withCreate(LoadBlock, create))
 }
 
 // LoadTensorMapBuffer reads a tensor map saved by SaveTensorMap from memory.
 func LoadTensorMapBuffer(data []byte, create CreateArray) (*TensorMap, error) {
-	return loadBuffer(tensorMapFile, data, func(r io.ReaderAt, size int64) (*TensorMap, error) {
-		return LoadTensorMap(r, size, create)
-	})
+	return loadBuffer(tensorMapFile, data, withCreate(LoadTensorMap, create))
 }
 
 // LoadTensorMapFile reads a tensor map saved by SaveTensorMap from the file at path.
 func LoadTensorMapFile(path string, create CreateArray) (*TensorMap, error) {
-	return loadFile(tensorMapFile, path, func(r io.ReaderAt, size int64) (*TensorMap, error) {
-		return LoadTensorMap(r, size, create)
-	})
+	return loadFile(tensorMapFile, path, withCreate(LoadTensorMap, create))
 }
 
 // SaveLabelsFile writes labels to the file at path, replacing it.
@@ -101,6 +93,11 @@ func saveBuffer(save func(SaveSink) error) ([]byte, error) {
 		return nil, err
 	}
 	return sink.data, nil
+}
+
+// withCreate binds the create callback of a zip loader.
+func withCreate[T any](load func(io.ReaderAt, int64, CreateArray) (T, error), create CreateArray) func(io.ReaderAt, int64) (T, error) {
+	return func(r io.ReaderAt, size int64) (T, error) { return load(r, size, create) }
 }
 
 func loadLabelsFrom(r io.ReaderAt, size int64) (*ArrayLabels, error) {

@@ -12,7 +12,13 @@ const infoEntry = "info.json"
 // SaveTensorMap writes a tensor map as a zip of NPY entries: the keys, every block under
 // blocks/<i>/, then the info.
 func SaveTensorMap(sink SaveSink, tensor *TensorMap) error {
-	archive := newZipWriter(sink)
+	return writeZip(sink, func(archive *zipWriter) error {
+		return writeTensorMapEntries(archive, tensor)
+	})
+}
+
+// writeTensorMapEntries writes the entries of a tensor map file, in the reference's order.
+func writeTensorMapEntries(archive *zipWriter, tensor *TensorMap) error {
 	if err := writeLabelsEntry(archive, "keys.npy", tensor.keys); err != nil {
 		return err
 	}
@@ -33,7 +39,7 @@ func SaveTensorMap(sink SaveSink, tensor *TensorMap) error {
 			return err
 		}
 	}
-	return archive.Close()
+	return nil
 }
 
 // LoadTensorMap reads a tensor map file from the size bytes of r, making every array with

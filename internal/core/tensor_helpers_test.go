@@ -67,7 +67,25 @@ func labelsShape(samples *ArrayLabels, components []*ArrayLabels, properties *Ar
 // references to the labels, so that the block holds the only ones.
 func newTestBlock(t testing.TB, values []float64, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels) *Block {
 	t.Helper()
-	array := f64Array(t, labelsShape(samples, components, properties), values)
+	return blockOwningLabels(t, f64Array(t, labelsShape(samples, components, properties), values),
+		samples, components, properties)
+}
+
+// singleBlockTensor makes a tensor map of block alone, under the key (name) = (0); the tensor
+// holds the only reference to its keys.
+func singleBlockTensor(t testing.TB, name string, block *Block) *TensorMap {
+	t.Helper()
+	keys := rowsLabels(t, []string{name}, []int32{0})
+	tensor, err := NewTensorMap(keys, []*Block{block})
+	require.NoError(t, err)
+	keys.Release()
+	return tensor
+}
+
+// blockOwningLabels builds a block over array, then drops the test's own references to the
+// labels, so that the block holds the only ones.
+func blockOwningLabels(t testing.TB, array Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels) *Block {
+	t.Helper()
 	block, err := NewBlock(array, samples, components, properties)
 	require.NoError(t, err)
 	samples.Release()

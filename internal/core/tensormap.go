@@ -51,19 +51,13 @@ func checkBlocksData(keys *ArrayLabels, blocks []*Block) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case other.Origin != first.Origin:
-		return Errorf(InvalidParameterError,
-			"invalid tensor map: got blocks with different origins, at least ('%s') and ('%s') were detected",
-			OriginName(first.Origin), OriginName(other.Origin))
-	case other.Device != first.Device:
-		return Errorf(InvalidParameterError,
-			"invalid tensor map: got blocks on different devices, at least '%s' and '%s' were detected",
-			first.Device, other.Device)
-	case other.DType != first.DType:
-		return Errorf(InvalidParameterError,
-			"invalid tensor map: got blocks with different dtypes, at least '%s' and '%s' were detected",
-			first.DType, other.DType)
+	err = descriptionMismatch{
+		origin: "invalid tensor map: got blocks with different origins, at least ('%s') and ('%s') were detected",
+		device: "invalid tensor map: got blocks on different devices, at least '%s' and '%s' were detected",
+		dtype:  "invalid tensor map: got blocks with different dtypes, at least '%s' and '%s' were detected",
+	}.check(first, other)
+	if err != nil {
+		return err
 	}
 	keysDevice, err := keys.Device()
 	if err != nil {

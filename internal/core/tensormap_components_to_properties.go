@@ -5,19 +5,20 @@ import (
 	"slices"
 )
 
-// ComponentsToProperties makes a new tensor map in which the named component dimensions of
-// every block, and of every gradient (gradients of gradients included), have become property
-// dimensions (REFERENCE.md §6.5). t is not modified: its blocks are copied first (as by Copy,
-// the info keeping its order), then each name is moved in turn, block by block.
+// ComponentsToProperties makes a new tensor map in which the named component dimensions of every
+// block, and of every gradient (gradients of gradients included), have become property dimensions
+// (docs/reference-behaviour.md#components-to-properties). t is not modified: its blocks are copied
+// first (as by Copy, the info keeping its order), then each name is moved in turn, block by block.
 //
 // Moving a component d out of axis c+1 of a block whose properties are P gives the properties
 // [d, P...]: each entry of d combined with each entry of P, d varying slowest, in labels built
-// like P (§3.6). Each name is put in front of the properties, so moving ["a", "b"] gives
-// [b, a, P...]. The copied values array is changed in place by SwapAxes(c+1, last-1), then
-// Reshape to the old shape without axis c+1 and with count(d)×count(P) properties. As in the
-// reference, these two calls only move the data as expected when d is one of the last two
-// components: with three components or more, moving an earlier one also exchanges the order of
-// the last component and the one after d in memory, while their labels keep their order.
+// like P (docs/reference-behaviour.md#labels-built-like). Each name is put in front of the
+// properties, so moving ["a", "b"] gives [b, a, P...]. The copied values array is changed in
+// place by SwapAxes(c+1, last-1), then Reshape to the old shape without axis c+1 and with
+// count(d)×count(P) properties. As in the reference, these two calls only move the data as
+// expected when d is one of the last two components: with three components or more, moving an
+// earlier one also exchanges the order of the last component and the one after d in memory,
+// while their labels keep their order.
 //
 // Errors:
 //   - dimensions empty: the reference panics (internal error); here this is an
@@ -94,11 +95,7 @@ func (b *Block) componentToProperties(dimension string) error {
 // unique by construction; the labels are placed like the old properties and hold one
 // reference, which the caller owns.
 func movedProperties(component, old *ArrayLabels) (*ArrayLabels, error) {
-	componentCPU, err := component.CPU()
-	if err != nil {
-		return nil, err
-	}
-	oldCPU, err := old.CPU()
+	componentCPU, oldCPU, err := both(component, old, (*ArrayLabels).CPU)
 	if err != nil {
 		return nil, err
 	}

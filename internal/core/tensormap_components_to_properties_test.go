@@ -218,14 +218,7 @@ func (s *c2pArrays) block(t testing.TB, values []float64, samples *ArrayLabels, 
 			values[i] = float64(i)
 		}
 	}
-	block, err := NewBlock(s.wrap(f64Array(t, shape, values)), samples, components, properties)
-	require.NoError(t, err)
-	samples.Release()
-	for _, c := range components {
-		c.Release()
-	}
-	properties.Release()
-	return block
+	return blockOwningLabels(t, s.wrap(f64Array(t, shape, values)), samples, components, properties)
 }
 
 // c2pLabelsKind makes the labels of a fixture: in the library's own array, or in wrapped user
@@ -435,7 +428,7 @@ func c2pRequireLike(t testing.TB, b *Block, wrapped bool) {
 	if wrapped {
 		require.IsType(t, &c2pArray{}, b.properties.Array())
 	} else {
-		require.IsType(t, &LabelsArray{}, b.properties.Array())
+		require.IsType(t, &ReadOnlyLabelsValues{}, b.properties.Array())
 	}
 	require.EqualValues(t, 1, b.properties.references.Load(), "new properties belong to the block only")
 	for _, g := range b.gradients {
@@ -459,6 +452,28 @@ func c2pAllLabels(tensor *TensorMap) []*ArrayLabels {
 		visit(b)
 	}
 	return all
+}
+
+// c2pInput is what a test records of a tensor before a call, to check afterwards that the
+// call left the references to its labels as they were.
+type c2pInput struct {
+	tensor     *TensorMap
+	labels     []*ArrayLabels
+	references []int64
+}
+
+func c2pRecord(tensor *TensorMap) c2pInput {
+	labels := c2pAllLabels(tensor)
+	return c2pInput{tensor: tensor, labels: labels, references: c2pReferences(labels)}
+}
+
+// requireUnchangedThenFree requires the references as recorded, frees the tensor and requires
+// every array of s destroyed exactly once.
+func (in c2pInput) requireUnchangedThenFree(t testing.TB, s *c2pArrays) {
+	t.Helper()
+	require.Equal(t, in.references, c2pReferences(in.labels))
+	in.tensor.Free()
+	s.requireDestroyedOnce(t)
 }
 
 func c2pReferences(labels []*ArrayLabels) []int64 {
@@ -485,10 +500,7 @@ func TestComponentsToPropertiesSmallExamples(t *testing.T) {
 		rowsLabels(t, []string{"s"}, []int32{0}),
 		[]*ArrayLabels{rowsLabels(t, []string{"a"}, []int32{0}, []int32{1})},
 		rowsLabels(t, []string{"p"}, []int32{5}, []int32{6}))
-	keys := rowsLabels(t, []string{"key"}, []int32{0})
-	tensor, err := NewTensorMap(keys, []*Block{block})
-	require.NoError(t, err)
-	keys.Release()
+	tensor := singleBlockTensor(t, "key", block)
 
 	result, err := tensor.ComponentsToProperties([]string{"a"})
 	require.NoError(t, err)
@@ -513,10 +525,7 @@ func TestComponentsToPropertiesSmallExamples(t *testing.T) {
 			rowsLabels(t, []string{"b"}, []int32{0}, []int32{1}),
 		},
 		rowsLabels(t, []string{"p"}, []int32{9}))
-	keys = rowsLabels(t, []string{"key"}, []int32{0})
-	tensor, err = NewTensorMap(keys, []*Block{block})
-	require.NoError(t, err)
-	keys.Release()
+	tensor = singleBlockTensor(t, "key", block)
 
 	result, err = tensor.ComponentsToProperties([]string{"a"})
 	require.NoError(t, err)
@@ -558,8 +567,7 @@ func TestComponentsToPropertiesAgainstModel(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%v", kind.name, dimensions), func(t *testing.T) {
 				s := newC2PArrays()
 				tensor := c2pTensor(t, s, kind)
-				labels := c2pAllLabels(tensor)
-				references := c2pReferences(labels)
+				input := c2pRecord(tensor)
 
 				want := make([]c2pBlockModel, len(tensor.blocks))
 				for i, b := range tensor.blocks {
@@ -596,9 +604,7 @@ func TestComponentsToPropertiesAgainstModel(t *testing.T) {
 				}
 
 				result.Free()
-				require.Equal(t, references, c2pReferences(labels))
-				tensor.Free()
-				s.requireDestroyedOnce(t)
+				input.requireUnchangedThenFree(t, s)
 			})
 		}
 	}
@@ -650,10 +656,7 @@ func TestComponentsToPropertiesThreeComponentsLikeReference(t *testing.T) {
 		rowsLabels(t, []string{"s"}, []int32{0}),
 		[]*ArrayLabels{rangeLabels(t, "a", 2), rangeLabels(t, "b", 3), rangeLabels(t, "c", 4)},
 		rowsLabels(t, []string{"p"}, []int32{7}))
-	keys := rowsLabels(t, []string{"k"}, []int32{0})
-	tensor, err := NewTensorMap(keys, []*Block{block})
-	require.NoError(t, err)
-	keys.Release()
+	tensor := singleBlockTensor(t, "k", block)
 
 	result, err := tensor.ComponentsToProperties([]string{"a"})
 	require.NoError(t, err)
@@ -693,8 +696,7 @@ func TestComponentsToPropertiesComponentNotFound(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%v", kind.name, tc.dimensions), func(t *testing.T) {
 				s := newC2PArrays()
 				tensor := c2pTensor(t, s, kind)
-				labels := c2pAllLabels(tensor)
-				references := c2pReferences(labels)
+				input := c2pRecord(tensor)
 				before := c2pSnapshot(t, tensor.blocks[0])
 
 				result, err := tensor.ComponentsToProperties(tc.dimensions)
@@ -703,10 +705,8 @@ func TestComponentsToPropertiesComponentNotFound(t *testing.T) {
 					c2pMessage(t, err, InvalidParameterError))
 				require.Equal(t, "invalid parameter: unable to find '"+tc.missing+"' in the components ", err.Error())
 
-				require.Equal(t, references, c2pReferences(labels))
 				c2pRequireBlock(t, before, tensor.blocks[0], "input block 0")
-				tensor.Free()
-				s.requireDestroyedOnce(t)
+				input.requireUnchangedThenFree(t, s)
 			})
 		}
 	}
@@ -715,8 +715,7 @@ func TestComponentsToPropertiesComponentNotFound(t *testing.T) {
 func TestComponentsToPropertiesEmptyDimensions(t *testing.T) {
 	s := newC2PArrays()
 	tensor := c2pTensor(t, s, c2pKinds[1])
-	labels := c2pAllLabels(tensor)
-	references := c2pReferences(labels)
+	input := c2pRecord(tensor)
 	copies := s.count("copy")
 	for _, dimensions := range [][]string{nil, {}} {
 		result, err := tensor.ComponentsToProperties(dimensions)
@@ -725,9 +724,7 @@ func TestComponentsToPropertiesEmptyDimensions(t *testing.T) {
 			c2pMessage(t, err, InvalidParameterError))
 	}
 	require.Equal(t, copies, s.count("copy"), "nothing is copied")
-	require.Equal(t, references, c2pReferences(labels))
-	tensor.Free()
-	s.requireDestroyedOnce(t)
+	input.requireUnchangedThenFree(t, s)
 }
 
 func TestComponentsToPropertiesNameAlreadyAProperty(t *testing.T) {
@@ -736,12 +733,8 @@ func TestComponentsToPropertiesNameAlreadyAProperty(t *testing.T) {
 		rowsLabels(t, []string{"s"}, []int32{0}),
 		[]*ArrayLabels{rangeLabels(t, "x", 2)},
 		rowsLabels(t, []string{"x"}, []int32{0}))
-	keys := rowsLabels(t, []string{"k"}, []int32{0})
-	tensor, err := NewTensorMap(keys, []*Block{block})
-	require.NoError(t, err)
-	keys.Release()
-	labels := c2pAllLabels(tensor)
-	references := c2pReferences(labels)
+	tensor := singleBlockTensor(t, "k", block)
+	input := c2pRecord(tensor)
 	swaps := s.count("swap_axes")
 
 	result, err := tensor.ComponentsToProperties([]string{"x"})
@@ -751,9 +744,7 @@ func TestComponentsToPropertiesNameAlreadyAProperty(t *testing.T) {
 		`invalid labels in components_to_properties: InvalidParameter("label dimensions must be unique, got 'x' multiple times")`,
 		c2pMessage(t, err, InternalError))
 	require.Equal(t, swaps, s.count("swap_axes"), "the values are not touched")
-	require.Equal(t, references, c2pReferences(labels))
-	tensor.Free()
-	s.requireDestroyedOnce(t)
+	input.requireUnchangedThenFree(t, s)
 }
 
 func TestComponentsToPropertiesCallbackErrors(t *testing.T) {
@@ -773,8 +764,7 @@ func TestComponentsToPropertiesCallbackErrors(t *testing.T) {
 		t.Run(fmt.Sprintf("%s#%d", tc.member, tc.n), func(t *testing.T) {
 			s := newC2PArrays()
 			tensor := c2pTensor(t, s, c2pKinds[1])
-			labels := c2pAllLabels(tensor)
-			references := c2pReferences(labels)
+			input := c2pRecord(tensor)
 			before := c2pSnapshot(t, tensor.blocks[1])
 
 			injected := s.failOn(tc.member, tc.n)
@@ -782,10 +772,8 @@ func TestComponentsToPropertiesCallbackErrors(t *testing.T) {
 			require.Nil(t, result)
 			require.Same(t, injected, err, "the callback's error is returned as it is")
 
-			require.Equal(t, references, c2pReferences(labels))
 			c2pRequireBlock(t, before, tensor.blocks[1], "input block 1")
-			tensor.Free()
-			s.requireDestroyedOnce(t)
+			input.requireUnchangedThenFree(t, s)
 		})
 	}
 }

@@ -6,9 +6,9 @@ import (
 	"slices"
 )
 
-// What keys_to_properties and keys_to_samples share (REFERENCE.md §6.4): moving key dimensions
-// out of the keys, grouping the blocks that end up with the same new key, merging their
-// samples and gradient samples, and creating the merged arrays with the fill value.
+// What keys_to_properties and keys_to_samples share (docs/reference-behaviour.md#keys-to): moving
+// key dimensions out of the keys, grouping the blocks that end up with the same new key, merging
+// their samples and gradient samples, and creating the merged arrays with the fill value.
 
 // keyedBlock is one block of a group to merge, with its values of the moved key dimensions
 // (in the order of keys_to_move's names).
@@ -372,7 +372,7 @@ func sortedUniqueRows(values []int32, size int) (unique []int32, inverse []int) 
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return compareRows(unique, size, a, b) })
+	slices.SortFunc(order, func(a, b int) int { return compareRows(rowAt(unique, size, a), rowAt(unique, size, b)) })
 	sorted := make([]int32, 0, len(unique))
 	rank := make([]int, n)
 	for k, i := range order {

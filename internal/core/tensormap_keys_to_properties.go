@@ -1,7 +1,7 @@
 package core
 
 // KeysToProperties moves the key dimensions named by keysToMove to the properties, merging
-// the blocks that end up with the same remaining key (REFERENCE.md §6.4).
+// the blocks that end up with the same remaining key (docs/reference-behaviour.md#keys-to).
 //
 // Without entries in keysToMove, the new properties are each block's moved key values
 // followed by its properties, in block order. With entries, every block of a group must have
@@ -118,11 +118,7 @@ func mergeProperties(group []keyedBlock, entries *ArrayLabels, movedNames []stri
 		}
 	} else {
 		// Each entry followed by each property, the same in every block (checked before).
-		chosen, err := entries.CPU()
-		if err != nil {
-			return nil, nil, err
-		}
-		old, err := first.CPU()
+		chosen, old, err := both(entries, first, (*ArrayLabels).CPU)
 		if err != nil {
 			return nil, nil, err
 		}

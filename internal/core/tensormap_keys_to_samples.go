@@ -2,8 +2,9 @@ package core
 
 import "slices"
 
-// KeysToSamples moves the key dimensions named by keysToMove (which must have no entries) to
-// the samples, merging the blocks that end up with the same remaining key (REFERENCE.md §6.4).
+// KeysToSamples moves the key dimensions named by keysToMove (which must have no entries) to the
+// samples, merging the blocks that end up with the same remaining key
+// (docs/reference-behaviour.md#keys-to).
 //
 // Each block's samples are followed by its moved key values; merged samples are in first-seen
 // order, or sorted with sortSamples. The merged properties are the union of the blocks'
@@ -72,9 +73,9 @@ func mergeAlongSamples(group []keyedBlock, movedNames []string, sortSamples bool
 	})
 }
 
-// unionProperties folds the union (§3.4) over the properties of a group, in block order. It
-// gives the merged properties (one reference for the caller) and, for each block, the runs
-// its properties form among them.
+// unionProperties folds the union (docs/reference-behaviour.md#union-folding) over the properties
+// of a group, in block order. It gives the merged properties (one reference for the caller) and,
+// for each block, the runs its properties form among them.
 func unionProperties(group []keyedBlock) (*ArrayLabels, [][]propertyRun, error) {
 	properties := group[0].block.properties
 	properties.Retain()

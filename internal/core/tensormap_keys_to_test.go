@@ -137,14 +137,22 @@ func ktBlock(t *testing.T, calls *ktCalls, value float64, samples *ArrayLabels, 
 	for i := range data {
 		data[i] = value
 	}
-	block, err := NewBlock(calls.wrap(f64Array(t, shape, data)), samples, components, properties)
-	require.NoError(t, err)
-	samples.Release()
-	for _, c := range components {
-		c.Release()
+	return blockOwningLabels(t, calls.wrap(f64Array(t, shape, data)), samples, components, properties)
+}
+
+// ktTwoBlocksKeyed makes two blocks of one sample "s" and one property "p", with the keys
+// (first, k) = (0, 0), (1, 0).
+func ktTwoBlocksKeyed(t *testing.T, calls *ktCalls, first string) *TensorMap {
+	t.Helper()
+	blocks := make([]*Block, 2)
+	for b := range blocks {
+		blocks[b] = ktBlock(t, calls, 1, rangeLabels(t, "s", 1), nil, rangeLabels(t, "p", 1))
 	}
-	properties.Release()
-	return block
+	keys := rowsLabels(t, []string{first, "k"}, []int32{0, 0}, []int32{1, 0})
+	tensor, err := NewTensorMap(keys, blocks)
+	require.NoError(t, err)
+	keys.Release()
+	return tensor
 }
 
 func ktAddGradient(t *testing.T, block *Block, parameter string, gradient *Block) {
@@ -809,15 +817,7 @@ func TestKeysToErrors(t *testing.T) {
 	cases = append(cases, ktErrorCase{
 		name: "duplicate sample names", samples: true, fill: f64Fill, keys: names("s"),
 		tensor: func(t *testing.T, calls *ktCalls) *TensorMap {
-			blocks := make([]*Block, 2)
-			for b := range blocks {
-				blocks[b] = ktBlock(t, calls, 1, rangeLabels(t, "s", 1), nil, rangeLabels(t, "p", 1))
-			}
-			keys := rowsLabels(t, []string{"s", "k"}, []int32{0, 0}, []int32{1, 0})
-			tensor, err := NewTensorMap(keys, blocks)
-			require.NoError(t, err)
-			keys.Release()
-			return tensor
+			return ktTwoBlocksKeyed(t, calls, "s")
 		},
 		status: InternalError,
 		message: "invalid labels in merge_samples: InvalidParameter(\"label dimensions must be unique, " +
@@ -825,15 +825,7 @@ func TestKeysToErrors(t *testing.T) {
 	}, ktErrorCase{
 		name: "duplicate property names", fill: f64Fill, keys: names("p"),
 		tensor: func(t *testing.T, calls *ktCalls) *TensorMap {
-			blocks := make([]*Block, 2)
-			for b := range blocks {
-				blocks[b] = ktBlock(t, calls, 1, rangeLabels(t, "s", 1), nil, rangeLabels(t, "p", 1))
-			}
-			keys := rowsLabels(t, []string{"p", "k"}, []int32{0, 0}, []int32{1, 0})
-			tensor, err := NewTensorMap(keys, blocks)
-			require.NoError(t, err)
-			keys.Release()
-			return tensor
+			return ktTwoBlocksKeyed(t, calls, "p")
 		},
 		status:  InternalError,
 		message: "invalid labels: InvalidParameter(\"label dimensions must be unique, got 'p' multiple times\")",

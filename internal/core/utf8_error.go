@@ -33,20 +33,20 @@ func utf8SequenceAt(s string, i int) (width, bad int, incomplete bool) {
 		width = 2
 	case first >= 0xe0 && first <= 0xef:
 		width = 3
-		if first == 0xe0 {
-			low = 0xa0
-		} else if first == 0xed {
-			high = 0x9f
-		}
 	case first >= 0xf0 && first <= 0xf4:
 		width = 4
-		if first == 0xf0 {
-			low = 0x90
-		} else if first == 0xf4 {
-			high = 0x8f
-		}
 	default:
 		return 0, 1, false
+	}
+	switch first {
+	case 0xe0: // overlong below U+0800
+		low = 0xa0
+	case 0xed: // surrogates
+		high = 0x9f
+	case 0xf0: // overlong below U+10000
+		low = 0x90
+	case 0xf4: // beyond U+10FFFF
+		high = 0x8f
 	}
 	for k := 1; k < width; k++ {
 		if i+k >= len(s) {

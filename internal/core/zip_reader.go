@@ -13,12 +13,12 @@ import (
 )
 
 // The zip reader accepts what the reference's (the zip crate 0.6) accepts, and fails with its
-// messages: see REFERENCE.md §7.3. Format errors have the serialization status and end with
-// ": at '<entry>'" (": at '<root>'" for the archive itself); I/O errors, an entry running
-// past the end of the archive included, have the I/O status and no location, as in the
-// reference. It is also written for hostile input: every count, length and offset is checked
-// against the size of the archive before anything is allocated or read, so a small file
-// never makes it allocate much or loop long.
+// messages: see docs/reference-behaviour.md#zip-reading. Format errors have the serialization
+// status and end with ": at '<entry>'" (": at '<root>'" for the archive itself); I/O errors, an
+// entry running past the end of the archive included, have the I/O status and no location, as in
+// the reference. It is also written for hostile input: every count, length and offset is checked
+// against the size of the archive before anything is allocated or read, so a small file never makes
+// it allocate much or loop long.
 
 // zipArchive is the central directory of a zip archive, and where to read its entries.
 type zipArchive struct {

@@ -38,7 +38,7 @@ const (
 )
 
 // What the reference's writer (the zip crate 0.6, STORED entries, large-file mode) puts in
-// every entry: see REFERENCE.md §7.2.
+// every entry: see docs/reference-behaviour.md#zip-writing.
 const (
 	zipVersionMadeBy = 3<<8 | 46 // Unix, zip 4.6
 	zipVersionNeeded = 20
@@ -83,6 +83,15 @@ type zipWrittenEntry struct {
 
 func newZipWriter(sink SaveSink) *zipWriter {
 	return &zipWriter{sink: sink}
+}
+
+// writeZip writes an archive to sink: the entries write adds, then the central directory.
+func writeZip(sink SaveSink, write func(*zipWriter) error) error {
+	archive := newZipWriter(sink)
+	if err := write(archive); err != nil {
+		return err
+	}
+	return archive.Close()
 }
 
 // Create starts a new STORED entry (finishing the previous one) and returns where its bytes go.

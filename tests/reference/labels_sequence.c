@@ -30,12 +30,13 @@
  * holding any of them.
  *
  * The sequence stays away from what the reference panics or crashes on, or
- * where REFERENCE.md documents that we deliberately differ: values arrays are
- * always 2-D with one column per name, names are valid UTF-8, labels made
- * with mts_labels_assume_unique never hold duplicated rows, positions are
- * never asked of zero-dimension labels, zero-dimension labels always have an
- * empty array, no callback fails, the `result` of set operations is never
- * NULL, and the empty values of mts_labels_values_cpu are never read.
+ * where we deliberately differ (docs/reference-behaviour.md#differences):
+ * values arrays are always 2-D with one column per name, names are valid
+ * UTF-8, labels made with mts_labels_assume_unique never hold duplicated
+ * rows, positions are never asked of zero-dimension labels, zero-dimension
+ * labels always have an empty array, no callback fails, the `result` of set
+ * operations is never NULL, and the empty values of mts_labels_values_cpu
+ * are never read.
  */
 #include "sequence.h"
 

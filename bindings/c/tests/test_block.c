@@ -1,7 +1,7 @@
 /*
  * Tests of the block part of the C API: every mts_block_* function except
- * load/save (REFERENCE.md section 5, with the ownership rules of section 4.2
- * and the callback errors of section 2).
+ * load/save (the reference's behaviour, with the ownership rules and callback
+ * errors of docs/reference-behaviour.md).
  *
  * Values and labels values are instrumented arrays from test_array.h: they
  * count the calls the library makes, can fake living on another device, and

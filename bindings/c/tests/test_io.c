@@ -1,8 +1,8 @@
 /*
  * Tests of the serialization part of the C API: mts_labels_load, _load_buffer,
  * _save, _save_buffer and the same four functions for blocks and tensor maps
- * (REFERENCE.md section 7, the errors of section 2 and the ownership of
- * arrays on load errors of section 4.2).
+ * (docs/reference-behaviour.md#mts-layout and the sections after it, with the
+ * callback errors and the ownership of arrays on load errors).
  *
  * The objects saved are built over instrumented test arrays (test_array.h) of
  * the four dtypes, and loaded back with a create_array callback that makes
@@ -439,12 +439,12 @@ static int is_doubling_of(uintptr_t from, uintptr_t to, int k_min) {
     return size == to && k >= k_min;
 }
 
-/* The growth contract of REFERENCE.md 7.6 after a successful save that
- * started with an allocation of `initial` bytes and wrote `written`: the
- * first request is 1024 (or the caller's allocation) doubled until it fits,
- * each later one a doubling of the previous, every call got the latest
- * buffer, and the last allocation holds the bytes without being twice too
- * big (the doubling that fits). 1 check. */
+/* The growth contract (docs/reference-behaviour.md#save-buffer) after a
+ * successful save that started with an allocation of `initial` bytes and wrote
+ * `written`: the first request is 1024 (or the caller's allocation) doubled
+ * until it fits, each later one a doubling of the previous, every call got the
+ * latest buffer, and the last allocation holds the bytes without being twice
+ * too big (the doubling that fits). 1 check. */
 static void check_growth_(const struct growth *g, uintptr_t initial, uintptr_t written,
                           const char *file, int line) {
     int ok = g->calls >= 1 && g->calls <= MAX_GROWTH && g->wrong_ptr == 0;
@@ -892,7 +892,7 @@ static uint64_t fnv1a(const uint8_t *bytes, uintptr_t count) {
 }
 
 /* `object` saves to `size` bytes with the FNV-1a hash `hash`: the values the
- * reference's writer gives (REFERENCE.md 7.2, 7.4, 7.5), so our bytes are
+ * reference's writer gives (docs/reference-behaviour.md), so our bytes are
  * its bytes. 2 checks. */
 static void check_reference_bytes_(enum kind kind, const void *object, uintptr_t size,
                                    uint64_t hash, const char *file, int line) {
@@ -1663,7 +1663,8 @@ static uint8_t *patched_(const uint8_t *bytes, uintptr_t count, const char *old,
 #define PATCHED(bytes, count, old, replacement) \
     patched_((bytes), (count), (old), (replacement), __FILE__, __LINE__)
 
-/* NPY content that is not what the writer makes (REFERENCE.md 7.4) */
+/* NPY content that is not what the writer makes
+ * (docs/reference-behaviour.md#npy-writing) */
 static void test_malformed_npy(void) {
     long live = ta_live();
     const mts_labels_t *labels = rows_labels(NAMES_ABC, 3, 4, 0);

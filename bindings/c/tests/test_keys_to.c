@@ -1,7 +1,7 @@
 /*
  * Tests of mts_tensormap_keys_to_properties and mts_tensormap_keys_to_samples
- * (REFERENCE.md section 6.4, with the mts_array_t contract of section 4 and
- * the callback errors of section 2).
+ * (the reference's behaviour of docs/reference-behaviour.md#keys-to, with its
+ * ownership rules and callback errors).
  *
  * The first tensor map is the fixture of the reference's C++ tests (keys
  * (key_1, key_2) = (0, 0), (1, 0), (2, 2), (2, 3), constant values), built

@@ -1,7 +1,7 @@
 /*
  * Tests of the labels part of the C API: every mts_labels_* function except
- * load/save (REFERENCE.md section 3, with the mts_array_t contract of
- * section 4 and the callback errors of section 2).
+ * load/save (the reference's behaviour, with the callback errors of
+ * docs/reference-behaviour.md).
  *
  * Labels values are instrumented arrays from test_array.h: they count the
  * calls the library makes, can fake living on another device, and can fail
@@ -15,9 +15,9 @@
  * mts_register_data_origin does not change that).
  *
  * Built with MTS_TEST_REFERENCE defined, the tests expect the reference's
- * behaviour (the library in build/reference); otherwise ours. Where the
- * reference differs from REFERENCE.md, the reference build follows the
- * reference:
+ * behaviour (the library in build/reference); otherwise ours. Where we differ
+ * on purpose (docs/reference-behaviour.md#differences), the reference build
+ * follows the reference:
  *  - a 3-D values array with the right last dimension passes the
  *    construction checks: mts_labels fails later (255, "unexpected shape for
  *    labels array") after calling as_dlpack; assume_unique succeeds and the

@@ -178,7 +178,7 @@ static void test_buffer_size(void) {
      * unlimited space, returns MTS_SUCCESS and writes the whole name plus a
      * NUL terminator past the end of the (zero-sized) buffer. That is a
      * buffer overflow, i.e. undefined behaviour, so there is nothing to
-     * compare with (REFERENCE.md asks our implementation for status 4).
+     * compare with (we return status 4: docs/reference-behaviour.md#differences).
      */
 
     CHECK_STATUS(mts_set_last_error(NULL, NULL, NULL, NULL), MTS_SUCCESS);

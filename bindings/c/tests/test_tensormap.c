@@ -1,8 +1,8 @@
 /*
  * Tests of the tensor map part of the C API: mts_tensormap, free, copy, keys,
  * block_by_id, the info functions, device, dtype and components_to_properties
- * (REFERENCE.md section 6, with the ownership rules of section 4.2 and the
- * callback errors of section 2). keys_to_properties and keys_to_samples are
+ * (the reference's behaviour, with the ownership rules and callback errors of
+ * docs/reference-behaviour.md). keys_to_properties and keys_to_samples are
  * in test_keys_to.c; load/save elsewhere.
  *
  * Values and labels values are instrumented arrays from test_array.h. At the
