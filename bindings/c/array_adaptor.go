@@ -1,6 +1,7 @@
 package main
 
 // #include <stdlib.h>
+// #include "fastpath.h"
 // #include "mtsgo.h"
 import "C"
 
@@ -277,6 +278,9 @@ func dtypeToC(t core.DType) C.DLDataType {
 // arrays is in C memory: thousands of pointers in Go memory would be checked one by one by
 // cgo's pointer checks.
 func (a *cArray) CompareArrays(count int, array func(i int) core.Array) (first, other core.ArrayDescription, index int, ok bool, err error) {
+	if C.mtsgo_fastpaths&C.MTSGO_FASTPATH_COMPARE == 0 {
+		return first, other, 0, false, nil
+	}
 	memory := C.malloc(C.size_t(uintptr(count) * unsafe.Sizeof(uintptr(0))))
 	if memory == nil {
 		return first, other, 0, false, nil

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "_cgo_export.h"
+#include "fastpath.h"
 #include "mtsgo.h"
 
 mts_status_t mtsgo_c_labels_free(const struct mts_labels_t *labels);
@@ -87,7 +88,7 @@ struct mts_block_t *mtsgo_c_block(struct mts_array_t data, const struct mts_labe
     struct mts_labels_t *const *go_components = (struct mts_labels_t *const *)components;
     struct mts_labels_t *go_samples = (struct mts_labels_t *)samples;
     struct mts_labels_t *go_properties = (struct mts_labels_t *)properties;
-    if (!plain_arguments(&data, samples, components, count, properties)) {
+    if (!(mtsgo_fastpaths & MTSGO_FASTPATH_BLOCK) || !plain_arguments(&data, samples, components, count, properties)) {
         return mtsgo_block_asked(data, go_samples, (struct mts_labels_t **)go_components, count,
                                  go_properties, NULL, 0, 0, NULL, 0);
     }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "_cgo_export.h"
+#include "fastpath.h"
 #include "mtsgo.h"
 
 /* What values_cpu gives for labels without values: not NULL, never read. */
@@ -116,7 +117,8 @@ static struct mts_labels_t *c_labels_record(const char *const *names, uintptr_t 
  * function is given the record (labelsOf), or never when it is only freed. */
 const struct mts_labels_t *mtsgo_c_labels_assume_unique(const char *const *names, uintptr_t count,
                                                         struct mts_array_t array) {
-    if (count == 0 || array.shape == NULL || !plainly_valid_names(names, count)) {
+    if (!(mtsgo_fastpaths & MTSGO_FASTPATH_UNIQUE) || count == 0 || array.shape == NULL ||
+        !plainly_valid_names(names, count)) {
         return mtsgo_labels_new((char **)names, count, array, 0);
     }
     const uintptr_t *shape = NULL;
@@ -205,8 +207,8 @@ static int distinct_rows(const int32_t *values, uintptr_t count, uintptr_t size)
  * twice and errors are Go's. */
 const struct mts_labels_t *mtsgo_c_labels(const char *const *names, uintptr_t count,
                                           struct mts_array_t array) {
-    if (count == 0 || array.shape == NULL || !plainly_valid_names(names, count) ||
-        __atomic_load_n(&mtsgo_labels_origin_asked, __ATOMIC_ACQUIRE)) {
+    if (!(mtsgo_fastpaths & MTSGO_FASTPATH_LABELS) || count == 0 || array.shape == NULL ||
+        !plainly_valid_names(names, count) || __atomic_load_n(&mtsgo_labels_origin_asked, __ATOMIC_ACQUIRE)) {
         return mtsgo_labels_new((char **)names, count, array, 1);
     }
     const uintptr_t *shape = NULL;

@@ -1,6 +1,7 @@
 package main
 
 // #include <stdlib.h>
+// #include "fastpath.h"
 // #include "mtsgo.h"
 import "C"
 
@@ -106,7 +107,10 @@ func implTensormapFree(record *C.struct_mts_tensormap_t) error {
 	if err != nil {
 		return err
 	}
-	release := newBatchRelease(object.tensor)
+	var release *batchRelease
+	if C.mtsgo_fastpaths&C.MTSGO_FASTPATH_RELEASE != 0 {
+		release = newBatchRelease(object.tensor)
+	}
 	if release == nil {
 		object.tensor.Free()
 		return nil
