@@ -12,32 +12,32 @@ out=$1
 rounds=$2
 failures=$(printf '%s' "$3" | sed '/^$/d' | sort -u)
 
-awk -F '\t' -v results="$out/fastpaths.tsv" -v rounds="$rounds" -v cases="${BENCH_FASTPATH_CASES:-}" '
-BEGIN {
-    count = split(cases, words, " ")
-    for (i = 1; i <= count; i++) {
-        split(words[i], parts, ":")
-        id[i] = parts[1]; fastpath[i] = parts[2]; wanted[parts[2], parts[1]] = 1
+# One "SIDE<TAB>ID<TAB>MEDIAN<TAB>DESCRIPTION" line per round of a wanted case, SIDE being
+# "ours" or the fast path switched off; sorted so that the rounds of a case follow each other
+# in increasing order.
+rounds_of_cases() {
+    awk -F '\t' -v OFS='\t' '
+    FNR == 1 {
+        side = FILENAME
+        sub(/.*\/plain-/, "", side); sub(/\.tsv$/, "", side)
+        if (FILENAME ~ /\/ours\.tsv$/) side = "ours"
     }
+    /^#/ || NF < 9 || $9 != "ok" { next }
+    { print side, $1, $4, $2 }
+    ' "$out/ours.tsv" "$out"/plain-*.tsv | sort -t $'\t' -k1,1 -k2,2 -k3,3g
 }
-FNR == 1 {
-    side = FILENAME
-    sub(/.*\/plain-/, "", side); sub(/\.tsv$/, "", side)
-    if (FILENAME ~ /\/ours\.tsv$/) side = ""
+
+rounds_of_cases | awk -F '\t' -v results="$out/fastpaths.tsv" -v rounds="$rounds" \
+    -v cases="${BENCH_FASTPATH_CASES:-}" '
+# the values of one (side, id) arrive in order: the median is picked when the next one starts
+function close_group() {
+    if (n > 0) median[group] = (n % 2 == 1) ? values[(n + 1) / 2] : (values[n / 2] + values[n / 2 + 1]) / 2
+    n = 0
 }
-/^#/ || NF < 9 || $9 != "ok" { next }
-side == "" || ((side, $1) in wanted) {
-    description[$1] = $2
-    value[side, $1, ++rounds_of[side, $1]] = $4 + 0
-}
-function median(side, id,    n, i, j, v, sorted) {
-    n = rounds_of[side, id]
-    for (i = 1; i <= n; i++) {
-        v = value[side, id, i]
-        for (j = i - 1; j >= 1 && sorted[j] > v; j--) sorted[j + 1] = sorted[j]
-        sorted[j + 1] = v
-    }
-    return (n % 2 == 1) ? sorted[(n + 1) / 2] : (sorted[n / 2] + sorted[n / 2 + 1]) / 2
+{
+    if ($1 SUBSEP $2 != group) { close_group(); group = $1 SUBSEP $2 }
+    values[++n] = $3 + 0
+    description[$2] = $4
 }
 function format_time(ns) {
     if (ns >= 1e6) return sprintf("%.2f ms", ns / 1e6)
@@ -45,24 +45,28 @@ function format_time(ns) {
     return sprintf("%.0f ns", ns)
 }
 END {
-    printf "\nfast paths: each case with its fast path off (MTSGO_FASTPATHS=-FASTPATH, plain) and on,\n"
-    printf "medians of %d rounds; gain = plain / ours\n\n", rounds
+    close_group()
+    printf "\nfast paths: each case with its fast path off (MTSGO_FASTPATHS=-FASTPATH, plain) and on\n"
+    printf "(ours), medians of %d rounds; gain = plain / ours\n\n", rounds
     format = "%-8s | %-40s | %12s | %12s | %7s\n"
     printf format, "fastpath", "operation", "ours", "plain", "gain"
     print "fastpath\tid\tdescription\tours_median_ns\tplain_median_ns\tgain" > results
+    count = split(cases, words, " ")
     for (i = 1; i <= count; i++) {
-        if (rounds_of["", id[i]] == 0 || rounds_of[fastpath[i], id[i]] == 0) {
-            printf format, fastpath[i], id[i], "-", "-", "-"
+        split(words[i], parts, ":")
+        id = parts[1]; fastpath = parts[2]
+        if (!(("ours", id) in median) || !((fastpath, id) in median)) {
+            printf format, fastpath, id, "-", "-", "-"
             continue
         }
-        ours = median("", id[i]); plain = median(fastpath[i], id[i])
+        ours = median["ours", id]; plain = median[fastpath, id]
         gain = sprintf("%.2f", plain / ours)
-        printf format, fastpath[i], description[id[i]], format_time(ours), format_time(plain), gain "x"
-        printf "%s\t%s\t%s\t%.0f\t%.0f\t%s\n", fastpath[i], id[i], description[id[i]], ours, plain, gain > results
+        printf format, fastpath, description[id], format_time(ours), format_time(plain), gain "x"
+        printf "%s\t%s\t%s\t%.0f\t%.0f\t%s\n", fastpath, id, description[id], ours, plain, gain > results
     }
     printf "\nresults: %s\n", results
 }
-' "$out/ours.tsv" "$out"/plain-*.tsv
+'
 if [ -n "$failures" ]; then
     echo "with a fast path off: ${failures//$'\n'/; }"
 fi

@@ -1,4 +1,5 @@
-/* The switch of the fast paths (fastpath.h), read once when the library is loaded. */
+/* What the fast paths share (fastpath.h): their switch, read once when the library is loaded,
+ * and the error of a failed callback. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,4 +44,9 @@ __attribute__((constructor)) static void read_fastpaths(void) {
         value += *value == ',';
     }
     mtsgo_fastpaths = on;
+}
+
+void mtsgo_array_callback_failed(struct mts_array_t *array, const char *context) {
+    mtsgo_callback_failed(context, strlen(context));
+    mtsgo_array_destroy(array);
 }

@@ -1,7 +1,6 @@
 package main
 
 // #include <stdlib.h>
-// #include "fastpath.h"
 // #include "mtsgo.h"
 import "C"
 
@@ -107,10 +106,7 @@ func implTensormapFree(record *C.struct_mts_tensormap_t) error {
 	if err != nil {
 		return err
 	}
-	var release *batchRelease
-	if C.mtsgo_fastpaths&C.MTSGO_FASTPATH_RELEASE != 0 {
-		release = newBatchRelease(object.tensor)
-	}
+	release := newBatchRelease(object.tensor)
 	if release == nil {
 		object.tensor.Free()
 		return nil

@@ -43,6 +43,7 @@ func Generate(api *spec.API) ([]File, error) {
 		{"bindings/c/exports_gen.go", exports},
 		{"bindings/c/wrappers_gen.c", cWrappers(api)},
 		{"bindings/c/trampolines_gen.h", trampolines(api)},
+		{fastpathLimitsPath, fastpathLimits()},
 	}, nil
 }
 

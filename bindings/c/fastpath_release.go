@@ -1,7 +1,7 @@
 package main
 
 // #include <stdlib.h>
-// #include "mtsgo.h"
+// #include "fastpath.h"
 import "C"
 
 import (
@@ -10,10 +10,10 @@ import (
 	"github.com/metatensor-go/metatensor/internal/core"
 )
 
-// batchRelease is the core.Releaser of mts_tensormap_free: the blocks' C values arrays and
-// their records are released by one C call at the end (mtsgo_release_batch) instead of two
-// calls per block, which cost more than the releases themselves for thousands of blocks. The
-// lists are in C memory, sized for every block of the tensor map (gradients included);
+// batchRelease is the core.Releaser of mts_tensormap_free's fast path: the blocks' C values
+// arrays and their records are released by one C call at the end (fastpath_release.c) instead
+// of two calls per block, which cost more than the releases themselves for thousands of
+// blocks. The lists are in C memory, sized for every block of the tensor map (gradients included);
 // everything else, and anything past that size, is released at once, as core.DirectRelease
 // does.
 type batchRelease struct {
@@ -24,8 +24,12 @@ type batchRelease struct {
 	memory  unsafe.Pointer
 }
 
-// newBatchRelease prepares the release of a tensor map's blocks; nil when out of memory.
+// newBatchRelease prepares the release of a tensor map's blocks; nil when out of memory or
+// switched off.
 func newBatchRelease(tensor *core.TensorMap) *batchRelease {
+	if C.mtsgo_fastpaths&C.MTSGO_FASTPATH_RELEASE == 0 {
+		return nil
+	}
 	count := countBlocks(tensor.Blocks())
 	if count == 0 {
 		return nil

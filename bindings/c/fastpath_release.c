@@ -1,19 +1,8 @@
-/* Releases that Go would otherwise do in several calls into C, each costing more than the
- * work itself when thousands of blocks are freed. */
-#include <stdlib.h>
+/* mts_tensormap_free's releases in one call from Go (fastpath_release.go): two calls into C
+ * per block cost more than the releases themselves for thousands of blocks. */
 #include <string.h>
 
-#include "mtsgo.h"
-
-void mtsgo_array_release(struct mts_array_t *array) {
-    mtsgo_array_destroy(array);
-    free(array);
-}
-
-void mtsgo_block_record_free(struct mts_block_t *record) {
-    free((void *)record->gradients);
-    free(record);
-}
+#include "fastpath.h"
 
 void mtsgo_release_batch(struct mts_array_t *const *arrays, const uint8_t *owned,
                          uintptr_t arrays_count, struct mts_block_t *const *records,
