@@ -12,7 +12,7 @@
 #define MTSGO_FASTPATH_LABELS 1u   /* mts_labels, checked labels of few entries (fastpath_labels.c) */
 #define MTSGO_FASTPATH_UNIQUE 2u   /* mts_labels_assume_unique (fastpath_labels.c) */
 #define MTSGO_FASTPATH_BLOCK 4u    /* mts_block and mts_block_free (fastpath_block.c) */
-#define MTSGO_FASTPATH_RELEASE 8u  /* mts_tensormap_free in one C call (fastpath_release.c) */
+#define MTSGO_FASTPATH_RELEASE 8u  /* mts_tensormap_free, records freed in one call (fastpath_release.c) */
 #define MTSGO_FASTPATH_COMPARE 16u /* the arrays of a tensor map compared in C (fastpath_compare_arrays.c) */
 
 /* The fast paths switched on, read once when the library is loaded from the environment
@@ -61,10 +61,7 @@ int64_t mtsgo_compare_arrays(const struct mts_array_t *const *arrays, uintptr_t 
                              struct mtsgo_array_description *first,
                              struct mtsgo_array_description *other, int *failure);
 
-/* Destroys arrays[0..arrays_count), freeing those whose `owned` is not 0 (the others live in
- * records, and are zeroed), then frees records[0..records_count) as mtsgo_block_record_free. */
-void mtsgo_release_batch(struct mts_array_t *const *arrays, const uint8_t *owned,
-                         uintptr_t arrays_count, struct mts_block_t *const *records,
-                         uintptr_t records_count);
+/* Frees records[0..count) as mtsgo_block_record_free. */
+void mtsgo_release_batch(struct mts_block_t *const *records, uintptr_t count);
 
 #endif

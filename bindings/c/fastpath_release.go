@@ -10,18 +10,17 @@ import (
 	"github.com/metatensor-go/metatensor/internal/core"
 )
 
-// batchRelease is the core.Releaser of mts_tensormap_free's fast path: the blocks' C values
-// arrays and their records are released by one C call at the end (fastpath_release.c) instead
-// of two calls per block, which cost more than the releases themselves for thousands of
-// blocks. The lists are in C memory, sized for every block of the tensor map (gradients included);
-// everything else, and anything past that size, is released at once, as core.DirectRelease
-// does.
+// batchRelease is the core.Releaser of mts_tensormap_free's fast path: the blocks' records
+// are freed by one C call at the end (fastpath_release.c) instead of one call per block, which
+// costs more than the release itself for thousands of blocks. The list is in C memory, sized
+// for every block of the tensor map (gradients included); other records, and any past that
+// size, are released at once, as core.DirectRelease does. The values arrays are destroyed at
+// once too, in the plain path's order: destroying them at the end as well, after the labels,
+// made the C tests crash in the Go garbage collector now and then (a Go object left pointing
+// at freed Go memory, cause not found).
 type batchRelease struct {
-	arrays  []*C.struct_mts_array_t
-	owned   []C.uint8_t // whether arrays[i] is its adaptor's own allocation, to free
 	records []*C.struct_mts_block_t
 	handles []objectHandle
-	memory  unsafe.Pointer
 }
 
 // newBatchRelease prepares the release of a tensor map's blocks; nil when out of memory or
@@ -34,17 +33,13 @@ func newBatchRelease(tensor *core.TensorMap) *batchRelease {
 	if count == 0 {
 		return nil
 	}
-	pointer := unsafe.Sizeof(uintptr(0))
-	memory := C.malloc(C.size_t(uintptr(count) * (2*pointer + 1)))
+	memory := C.malloc(C.size_t(uintptr(count) * unsafe.Sizeof(uintptr(0))))
 	if memory == nil {
 		return nil
 	}
 	return &batchRelease{
-		arrays:  unsafe.Slice((**C.struct_mts_array_t)(memory), count)[:0],
-		records: unsafe.Slice((**C.struct_mts_block_t)(unsafe.Add(memory, uintptr(count)*pointer)), count)[:0],
-		owned:   unsafe.Slice((*C.uint8_t)(unsafe.Add(memory, uintptr(count)*2*pointer)), count)[:0],
+		records: unsafe.Slice((**C.struct_mts_block_t)(memory), count)[:0],
 		handles: make([]objectHandle, 0, count),
-		memory:  memory,
 	}
 }
 
@@ -66,20 +61,7 @@ func blockTreeSize(block *core.Block) int {
 	return count
 }
 
-func (b *batchRelease) DestroyArray(array core.Array) {
-	c, ok := array.(*cArray)
-	if !ok || c.raw == nil || len(b.arrays) == cap(b.arrays) {
-		array.Destroy()
-		return
-	}
-	owned := C.uint8_t(0)
-	if c.allocated {
-		owned = 1
-	}
-	b.arrays = append(b.arrays, c.raw)
-	b.owned = append(b.owned, owned)
-	c.raw = nil
-}
+func (b *batchRelease) DestroyArray(array core.Array) { array.Destroy() }
 
 func (b *batchRelease) ReleaseRecord(record unsafe.Pointer) {
 	if recordKind((*C.struct_mtsgo_record)(record).magic) != blockRecord || len(b.records) == cap(b.records) {
@@ -92,11 +74,10 @@ func (b *batchRelease) ReleaseRecord(record unsafe.Pointer) {
 	b.records = append(b.records, block)
 }
 
-// finish does the releases collected, the arrays first since an array may live in a record,
-// and frees the lists.
+// finish does the releases collected and frees the list.
 func (b *batchRelease) finish() {
 	deleteHandles(b.handles)
-	C.mtsgo_release_batch(unsafe.SliceData(b.arrays), unsafe.SliceData(b.owned), C.uintptr_t(len(b.arrays)),
-		unsafe.SliceData(b.records), C.uintptr_t(len(b.records)))
-	C.free(b.memory)
+	records := unsafe.SliceData(b.records)
+	C.mtsgo_release_batch(records, C.uintptr_t(len(b.records)))
+	C.free(unsafe.Pointer(records))
 }
