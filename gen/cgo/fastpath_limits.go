@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/metatensor-go/metatensor/internal/core"
+	// Aliased: gen/cgo keeps the name core for its own use.
+	corepkg "github.com/metatensor-go/metatensor/internal/core"
 )
 
 // The limits of the fast paths of bindings/c (fastpath.h), written into fastpath_limits_gen.h
@@ -33,7 +34,7 @@ func fastpathLimits() []byte {
 		doc, name string
 		value     uint64
 	}{
-		{"The most entries labels can have (core.MaxLabelsCount).", "MTSGO_LABELS_MAX_COUNT", core.MaxLabelsCount},
+		{"The most entries labels can have (core.MaxLabelsCount).", "MTSGO_LABELS_MAX_COUNT", corepkg.MaxLabelsCount},
 		{"Checked labels with at most this many entries are made in C.", "MTSGO_FASTPATH_LABELS_MAX_COUNT", fastpathLabelsMaxCount},
 		{"Labels with more dimensions than this are made in Go.", "MTSGO_FASTPATH_LABELS_MAX_NAMES", fastpathLabelsMaxNames},
 		{"Blocks with more component axes than this are made in Go.", "MTSGO_FASTPATH_BLOCK_COMPONENTS", fastpathBlockComponents},
