@@ -11,6 +11,8 @@
 # save and load cases: a bare "io" would also match labels cases such as position_present).
 # `make bench BENCH_PROGRAMS=io_bench` builds and runs one program only. BENCH_ROUNDS (default
 # 3) is the number of alternating runs of each side whose medians are compared (bench/run.sh).
+# The cases of BENCH_FASTPATH_CASES also run with their fast path off, in the same rounds, and a
+# last table gives their gains (bench/fastpaths.sh); `make bench BENCH_FASTPATH_CASES=` skips it.
 #
 # Included by the top-level Makefile, which defines BUILD, LIB, INCLUDE, HEADERS, REFERENCE.
 
@@ -21,6 +23,12 @@ BENCH_COMMON := bench/harness.c bench/bench_array.c
 BENCH_COMMON_HEADERS := bench/harness.h bench/bench_array.h
 BENCH_ARGS ?=
 BENCH_ROUNDS ?= 3
+# The cases that show each fast path of our library (ID:FASTPATH): run.sh also runs them with
+# that fast path off and prints their gains. A block made in C is made in Go by mts_tensormap:
+# the block fast path shows in mts_block, in mts_tensormap and in both together.
+BENCH_FASTPATH_CASES ?= create_5x3:labels create_unique_5x3:unique tensor_block_create:block \
+	tensor_build_10:block tensor_build_10000:block tensor_blocks_build_10000:block \
+	tensor_build_10:compare tensor_build_10000:compare tensor_free_10000:release
 
 BENCH_OURS := $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%-ours)
 BENCH_REFERENCE := $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%-reference)
@@ -28,7 +36,7 @@ BENCH_REFERENCE := $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%-reference)
 .PHONY: bench
 
 bench: lib headers reference $(BENCH_OURS) $(BENCH_REFERENCE)
-	BENCH_ROUNDS=$(BENCH_ROUNDS) bash bench/run.sh $(BENCH_BUILD) $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%) -- $(BENCH_ARGS)
+	BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_FASTPATH_CASES="$(BENCH_FASTPATH_CASES)" bash bench/run.sh $(BENCH_BUILD) $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%) -- $(BENCH_ARGS)
 
 $(BENCH_OURS): $(BENCH_BUILD)/%-ours: bench/%.c $(BENCH_COMMON) $(BENCH_COMMON_HEADERS) $(LIB) \
 		$(addprefix $(INCLUDE)/,$(HEADERS))

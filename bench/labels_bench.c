@@ -461,6 +461,7 @@ static int run_select(void *context, uint64_t n, double *elapsed_ns) {
 /* ------------------------------------------------------------------ the list */
 
 static struct create_case create_small = {mts_labels, "mts_labels", &small_values, false};
+static struct create_case create_small_unique = {mts_labels_assume_unique, "mts_labels_assume_unique", &small_values, false};
 static struct create_case create_large = {mts_labels, "mts_labels", &grid_sorted, false};
 static struct create_case create_large_shuffled = {mts_labels, "mts_labels", &grid_shuffled, false};
 static struct create_case create_large_unique = {mts_labels_assume_unique, "mts_labels_assume_unique", &grid_sorted, false};
@@ -483,6 +484,7 @@ static struct select_case select_same = {&same_names_selection, 100000};
 
 static const bench_case CASES[] = {
     {"create_5x3", "mts_labels, 5x3", "call", run_create, &create_small},
+    {"create_unique_5x3", "mts_labels_assume_unique, 5x3", "call", run_create, &create_small_unique},
     {"create_1e6x3", "mts_labels, 1e6x3 sorted", "call", run_create, &create_large},
     {"create_1e6x3_shuffled", "mts_labels, 1e6x3 shuffled", "call", run_create, &create_large_shuffled},
     {"create_unique_1e6x3", "mts_labels_assume_unique, 1e6x3", "call", run_create, &create_large_unique},

@@ -23,6 +23,12 @@
 # a plain memcpy): a second table then gives, for every other row of that program, its median
 # over the baseline's median, for each library in its own run.
 #
+# BENCH_FASTPATH_CASES, when set, names the cases that show the fast paths of our library
+# (bindings/c/fastpath.h), as ID:FASTPATH words: for each fast path, a "plain" side then runs
+# our binaries with that fast path off (MTSGO_FASTPATHS=-FASTPATH) on its cases only, in the
+# same rounds, and a last table gives each case's gain, its plain median over ours
+# (OUT_DIR/plain-FASTPATH.tsv, and OUT_DIR/fastpaths.tsv, see bench/fastpaths.sh).
+#
 # Errors in our library are reported and do not fail the run (the library may not implement
 # everything yet); an error or a crash of the reference program does, since it means the
 # benchmark itself is broken.
@@ -50,16 +56,43 @@ case $rounds in
 '' | *[!0-9]* | 0) echo "BENCH_ROUNDS must be a positive number, got '$rounds'" >&2; exit 2 ;;
 esac
 
+# The options of BENCH_ARGS (--quick...), given to the plain sides with their cases' ids.
+options=()
+for argument in "$@"; do
+    case $argument in --*) options+=("$argument") ;; esac
+done
+# The fast paths of BENCH_FASTPATH_CASES (ID:FASTPATH words), each once, in order.
+read -r -a fastpath_cases <<<"${BENCH_FASTPATH_CASES:-}"
+fastpaths=()
+for word in "${fastpath_cases[@]}"; do
+    case " ${fastpaths[*]} " in *" ${word#*:} "*) ;; *) fastpaths+=("${word#*:}") ;; esac
+done
+
+# The ids of the cases of one fast path.
+cases_of() {
+    local word
+    for word in "${fastpath_cases[@]}"; do
+        [ "${word#*:}" = "$1" ] && echo "${word%%:*}"
+    done
+}
+
 # Runs every program of one side, appending to OUT_DIR/SIDE.tsv; prints the failures
-# ("NAME exited with status N", one a line) on stdout.
+# ("NAME exited with status N", one a line) on stdout. A side plain-FASTPATH runs our binaries
+# with that fast path off, on its cases only.
 run_side() {
     local side=$1
     shift
-    local program binary status
+    local program binary status suffix=$side
+    local -a environment=()
+    if [[ $side == plain-* ]]; then
+        suffix=ours
+        environment=("MTSGO_FASTPATHS=-${side#plain-}")
+        set -- "${options[@]}" $(cases_of "${side#plain-}")
+    fi
     for program in "${programs[@]}"; do
-        binary=$program-$side
+        binary=$program-$suffix
         echo "=== $side: $binary $*" >&2
-        "$binary" "$@" >>"$out/$side.tsv"
+        env "${environment[@]}" "$binary" "$@" >>"$out/$side.tsv"
         status=$?
         if [ $status -ne 0 ]; then
             echo "=== $side: $binary exited with status $status" >&2
@@ -68,16 +101,28 @@ run_side() {
     done
 }
 
+# Runs the plain side of every fast path.
+run_plain_sides() {
+    local fastpath
+    for fastpath in "${fastpaths[@]}"; do
+        run_side "plain-$fastpath"
+    done
+}
+
 : >"$out/reference.tsv"
 : >"$out/ours.tsv"
+rm -f "$out"/plain-*.tsv
 reference_failures=""
 ours_failures=""
+plain_failures=""
 for ((round = 1; round <= rounds; round++)); do
     echo "=== round $round of $rounds" >&2
     if ((round % 2 == 1)); then
         reference_failures+=$(run_side reference "$@")$'\n'
         ours_failures+=$(run_side ours "$@")$'\n'
-    else
+    fi
+    plain_failures+=$(run_plain_sides)$'\n'
+    if ((round % 2 == 0)); then
         ours_failures+=$(run_side ours "$@")$'\n'
         reference_failures+=$(run_side reference "$@")$'\n'
     fi
@@ -233,6 +278,10 @@ END {
     printf "\nresults: %s\n", results
 }
 ' "$out/reference.tsv" "$out/ours.tsv"
+
+if [ ${#fastpaths[@]} -gt 0 ]; then
+    BENCH_FASTPATH_CASES="${fastpath_cases[*]}" bash "$(dirname "$0")/fastpaths.sh" "$out" "$rounds" "$plain_failures"
+fi
 
 if [ -n "$reference_failures" ] || grep -q $'\terror\t' "$out/reference.tsv"; then
     echo "the reference run failed or reported errors: the benchmark itself is broken" >&2

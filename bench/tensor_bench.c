@@ -52,13 +52,15 @@ static void blocks_free(mts_block_t **blocks, uintptr_t count) {
 #define SMALL_COMPONENTS 3
 #define SMALL_PROPERTIES 4
 #define MANY_BLOCKS 10000
+#define FEW_BLOCKS 10
 
 /* The inputs of the small blocks, made on first use: labels shared by every block, and one
  * values buffer shared by every block's array. */
 static struct {
     bool tried;
     char error[1024];
-    const mts_labels_t *keys; /* 10,000 x 2 */
+    const mts_labels_t *keys;     /* 10,000 x 2 */
+    const mts_labels_t *few_keys; /* 10 x 2 */
     const mts_labels_t *samples;
     const mts_labels_t *component;
     const mts_labels_t *properties;
@@ -67,6 +69,7 @@ static struct {
 
 static void small_free(void) {
     bench_labels_free(&small.keys);
+    bench_labels_free(&small.few_keys);
     bench_labels_free(&small.samples);
     bench_labels_free(&small.component);
     bench_labels_free(&small.properties);
@@ -89,6 +92,7 @@ static int small_get(void) {
             }
         }
         failed = failed || (small.keys = bench_pair_labels("center", "neighbor", MANY_BLOCKS, 100)) == NULL;
+        failed = failed || (small.few_keys = bench_pair_labels("center", "neighbor", FEW_BLOCKS, 100)) == NULL;
         failed = failed || (small.samples = bench_range_labels("sample", 0, SMALL_SAMPLES)) == NULL;
         failed = failed || (small.component = bench_range_labels("xyz", 0, SMALL_COMPONENTS)) == NULL;
         failed = failed || (small.properties = bench_range_labels("property", 0, SMALL_PROPERTIES)) == NULL;
@@ -121,19 +125,30 @@ static int small_blocks(mts_block_t **blocks, uintptr_t count) {
     return 0;
 }
 
-static mts_tensormap_t *many_blocks_map(mts_block_t **blocks) {
-    mts_tensormap_t *map = mts_tensormap(small.keys, blocks, MANY_BLOCKS);
+/* A map of small blocks: its number of blocks (MANY_BLOCKS or FEW_BLOCKS), and whether the
+ * timing holds the mts_block calls making them too. */
+struct map_case {
+    uintptr_t blocks;
+    bool with_blocks;
+};
+
+static const mts_labels_t *map_keys(const struct map_case *c) {
+    return c->blocks == MANY_BLOCKS ? small.keys : small.few_keys;
+}
+
+static mts_tensormap_t *small_blocks_map(const struct map_case *c, mts_block_t **blocks) {
+    mts_tensormap_t *map = mts_tensormap(map_keys(c), blocks, c->blocks);
     if (map == NULL) {
         bench_pointer(NULL, "mts_tensormap");
-        blocks_free(blocks, MANY_BLOCKS);
+        blocks_free(blocks, c->blocks);
     }
     return map;
 }
 
-/* A look at the last block of a map of MANY_BLOCKS, outside the timings. */
-static int check_many_blocks_map(mts_tensormap_t *map) {
+/* A look at the last block of a map of small blocks, outside the timings. */
+static int check_small_blocks_map(const struct map_case *c, mts_tensormap_t *map) {
     mts_block_t *block = NULL;
-    if (bench_status(mts_tensormap_block_by_id(map, &block, MANY_BLOCKS - 1), "mts_tensormap_block_by_id") != 0) {
+    if (bench_status(mts_tensormap_block_by_id(map, &block, c->blocks - 1), "mts_tensormap_block_by_id") != 0) {
         return -1;
     }
     return bench_pointer(block, "mts_tensormap_block_by_id");
@@ -166,11 +181,11 @@ static int run_block_create(void *context, uint64_t n, double *elapsed_ns) {
 }
 
 static int run_build(void *context, uint64_t n, double *elapsed_ns) {
-    (void)context;
+    const struct map_case *c = context;
     if (small_get() != 0) {
         return -1;
     }
-    mts_block_t **blocks = malloc(MANY_BLOCKS * sizeof *blocks);
+    mts_block_t **blocks = malloc(c->blocks * sizeof *blocks);
     if (blocks == NULL) {
         bench_fail("out of memory");
         return -1;
@@ -178,18 +193,21 @@ static int run_build(void *context, uint64_t n, double *elapsed_ns) {
     int result = 0;
     *elapsed_ns = 0;
     for (uint64_t i = 0; i < n && result == 0; i++) {
-        if (small_blocks(blocks, MANY_BLOCKS) != 0) {
+        double start = bench_now_ns();
+        if (small_blocks(blocks, c->blocks) != 0) {
             result = -1;
             break;
         }
-        double start = bench_now_ns();
-        mts_tensormap_t *map = many_blocks_map(blocks);
+        if (!c->with_blocks) {
+            start = bench_now_ns();
+        }
+        mts_tensormap_t *map = small_blocks_map(c, blocks);
         *elapsed_ns += bench_now_ns() - start;
         if (map == NULL) {
             result = -1;
             break;
         }
-        result = check_many_blocks_map(map);
+        result = check_small_blocks_map(c, map);
         mts_tensormap_free(map);
     }
     free(blocks);
@@ -197,11 +215,11 @@ static int run_build(void *context, uint64_t n, double *elapsed_ns) {
 }
 
 static int run_free(void *context, uint64_t n, double *elapsed_ns) {
-    (void)context;
+    const struct map_case *c = context;
     if (small_get() != 0) {
         return -1;
     }
-    mts_block_t **blocks = malloc(MANY_BLOCKS * sizeof *blocks);
+    mts_block_t **blocks = malloc(c->blocks * sizeof *blocks);
     if (blocks == NULL) {
         bench_fail("out of memory");
         return -1;
@@ -210,7 +228,7 @@ static int run_free(void *context, uint64_t n, double *elapsed_ns) {
     *elapsed_ns = 0;
     for (uint64_t i = 0; i < n && result == 0; i++) {
         mts_tensormap_t *map = NULL;
-        if (small_blocks(blocks, MANY_BLOCKS) != 0 || (map = many_blocks_map(blocks)) == NULL) {
+        if (small_blocks(blocks, c->blocks) != 0 || (map = small_blocks_map(c, blocks)) == NULL) {
             result = -1;
             break;
         }
@@ -434,6 +452,9 @@ static int run_keys_to(void *context, uint64_t n, double *elapsed_ns) {
 
 /* ------------------------------------------------------------------ the list */
 
+static struct map_case few_blocks = {FEW_BLOCKS, false};
+static struct map_case many_blocks = {MANY_BLOCKS, false};
+static struct map_case many_blocks_made = {MANY_BLOCKS, true};
 static struct keys_to_case to_samples_sorted = {true, true};
 static struct keys_to_case to_samples_unsorted = {true, false};
 static struct keys_to_case to_properties_sorted = {false, true};
@@ -441,8 +462,10 @@ static struct keys_to_case to_properties_unsorted = {false, false};
 
 static const bench_case CASES[] = {
     {"tensor_block_create", "mts_block, 8x3x4 f64", "call", run_block_create, NULL},
-    {"tensor_build_10000", "mts_tensormap, 10,000 blocks", "call", run_build, NULL},
-    {"tensor_free_10000", "mts_tensormap_free, 10,000 blocks", "call", run_free, NULL},
+    {"tensor_build_10", "mts_tensormap, 10 blocks", "call", run_build, &few_blocks},
+    {"tensor_build_10000", "mts_tensormap, 10,000 blocks", "call", run_build, &many_blocks},
+    {"tensor_blocks_build_10000", "10,000 x mts_block + mts_tensormap", "call", run_build, &many_blocks_made},
+    {"tensor_free_10000", "mts_tensormap_free, 10,000 blocks", "call", run_free, &many_blocks},
     {"tensor_keys_to_samples", "keys_to_samples 50x(2000x5x64), sorted", "call", run_keys_to, &to_samples_sorted},
     {"tensor_keys_to_samples_unsorted", "keys_to_samples 50x(2000x5x64), unsorted", "call", run_keys_to,
      &to_samples_unsorted},

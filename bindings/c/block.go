@@ -1,11 +1,10 @@
 package main
 
 // #include <stdlib.h>
-// #include "mtsgo.h"
+// #include "fastpath.h"
 import "C"
 
 import (
-	"slices"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -54,7 +53,8 @@ func forgetGradientsList(record *C.struct_mts_block_t) {
 	record.gradients_count = 0
 }
 
-// blockOf gives the core block behind a record, making it for a block made in C.
+// blockOf gives the core block behind a record, making it for a block made by the fast path
+// (fastpath_block.c).
 func blockOf(record *C.struct_mts_block_t) (*core.Block, error) {
 	if recordKind(record.record.magic) != blockRecord {
 		// lookupRecord gives the error.
@@ -77,98 +77,6 @@ func blockHandle(record *C.struct_mts_block_t) *uintptr {
 	return (*uintptr)(unsafe.Pointer(&record.record.handle))
 }
 
-// materializingBlocks serialises the making of blocks for records made in C.
-var materializingBlocks sync.Mutex
-
-// materializeBlocks makes the core blocks of records made in C (mtsgo_c_block) that have none
-// yet, together: the blocks, their array adaptors and their components are allocated at once,
-// since a tensor map made from blocks made in C makes thousands here. C checked the values'
-// shape and devices against the labels as strictly as the core: the core checks them again
-// from what C asked, without asking the arrays again. Each block takes over its record's
-// references to the labels and its values array, which stays in the record.
-func materializeBlocks(records []*C.struct_mts_block_t) error {
-	materializingBlocks.Lock()
-	defer materializingBlocks.Unlock()
-	pending, components := records, 0
-	for i, record := range records {
-		if atomic.LoadUintptr(blockHandle(record)) != 0 {
-			// Some have a block already (made in Go, or by another thread first).
-			pending = slices.Clone(records[:i])
-			for _, record := range records[i:] {
-				if atomic.LoadUintptr(blockHandle(record)) == 0 {
-					pending = append(pending, record)
-				}
-			}
-			break
-		}
-	}
-	for _, record := range pending {
-		components += int(record.components_count)
-	}
-	if len(pending) == 0 {
-		return nil
-	}
-	blocks := make([]core.Block, len(pending))
-	arrays := make([]cArray, len(pending))
-	componentsLabels := make([]*core.ArrayLabels, components)
-	made := 0
-	var err error
-	for i, record := range pending {
-		count := int(record.components_count)
-		blockComponents := componentsLabels[:count:count]
-		componentsLabels = componentsLabels[count:]
-		arrays[i].raw = &record.values
-		if err = materializeInto(&blocks[i], &arrays[i], blockComponents, record); err != nil {
-			break
-		}
-		if !blocks[i].View().Attach(unsafe.Pointer(record)) {
-			panic(core.Errorf(core.InternalError, "a new block already has a record"))
-		}
-		made++
-	}
-	newHandles(made, func(i int) any { return &blocks[i] }, func(i int, h objectHandle) {
-		atomic.StoreUintptr(blockHandle(pending[i]), uintptr(h))
-	})
-	return err
-}
-
-// materializeInto makes one block of materializeBlocks, in place.
-func materializeInto(block *core.Block, values *cArray, components []*core.ArrayLabels, record *C.struct_mts_block_t) error {
-	count := len(components)
-	var labelsBuffer [C.MTSGO_C_BLOCK_COMPONENTS + 2]*C.struct_mts_labels_t
-	all := append(labelsBuffer[:0], record.samples)
-	all = append(all, record.components[:count]...)
-	all = append(all, record.properties)
-	var objects [len(labelsBuffer)]*labelsObject
-	var shape [len(labelsBuffer)]uintptr
-	var devices [len(labelsBuffer) + 1]core.Device
-	devices[0] = deviceFromC(record.device)
-	for i, labels := range all {
-		object, err := labelsOf(labels)
-		if err != nil {
-			return err // the record's reference keeps the labels alive: can not happen
-		}
-		objects[i], shape[i], devices[i+1] = object, uintptr(labels.count), devices[0]
-		if i > 0 && i <= count {
-			components[i-1] = object.labels
-		}
-	}
-	asked := core.BlockAsked{Shape: shape[:len(all)], HasShape: true, Devices: devices[:len(all)+1]}
-	err := core.InitBlockAsked(block, values, objects[0].labels, components, objects[count+1].labels, asked)
-	if err != nil {
-		// C checked what the core checks: this is a bug. The values are gone; the record
-		// keeps its labels references, which mts_block_free releases.
-		return core.Errorf(core.InternalError, "a block made in C was rejected: %v", err)
-	}
-	// The block holds its own references now.
-	for i, labels := range all {
-		dropCReference(labels, objects[i])
-	}
-	record.samples, record.properties, record.components_count = nil, nil, 0
-	record.components = [C.MTSGO_C_BLOCK_COMPONENTS]*C.struct_mts_labels_t{}
-	return nil
-}
-
 // labelsList looks up the labels of an array of records, rejecting NULL entries.
 func labelsList(records **C.struct_mts_labels_t, count C.uintptr_t, what string) ([]*core.ArrayLabels, error) {
 	if count == 0 {
@@ -188,29 +96,21 @@ func labelsList(records **C.struct_mts_labels_t, count C.uintptr_t, what string)
 	return result, nil
 }
 
-// mtsgo_block_asked is the Go body of mts_block, for the cases that its C body (mtsgo_c_block)
-// leaves to Go: before asking anything (hasShape 0), or after asking the values' shape (as the
-// array gave it) and the first devicesCount devices in the order of core.BlockAsked.
+// mtsgo_block_asked is the Go body of mts_block, for the cases that its fast path
+// (fastpath_block.c) leaves to Go: before asking anything (asked NULL), or after asking what
+// asked holds.
 //
 //export mtsgo_block_asked
 func mtsgo_block_asked(data C.struct_mts_array_t, samples *C.struct_mts_labels_t, components **C.struct_mts_labels_t,
-	componentsCount C.uintptr_t, properties *C.struct_mts_labels_t, shape *C.uintptr_t, dimensions C.uintptr_t,
-	hasShape C.int, devices *C.DLDevice, devicesCount C.uintptr_t) (result *C.struct_mts_block_t) {
+	componentsCount C.uintptr_t, properties *C.struct_mts_labels_t, asked *C.struct_mtsgo_asked) (result *C.struct_mts_block_t) {
 	defer recoverObject("mts_block", &result)
-	var asked core.BlockAsked
-	if hasShape != 0 {
-		known, err := shapeFromC(shape, dimensions)
-		if err != nil {
-			destroyArray(&data)
-			recordError(err)
-			return nil
-		}
-		asked.Shape, asked.HasShape = known, true
-		for _, device := range unsafe.Slice(devices, devicesCount) {
-			asked.Devices = append(asked.Devices, deviceFromC(device))
-		}
+	known, err := askedOf(asked)
+	if err != nil {
+		destroyArray(&data)
+		recordError(err)
+		return nil
 	}
-	block, err := newBlock(data, samples, components, componentsCount, properties, asked)
+	block, err := newBlock(data, samples, components, componentsCount, properties, known)
 	if err != nil {
 		recordError(err)
 		return nil
@@ -219,7 +119,7 @@ func mtsgo_block_asked(data C.struct_mts_array_t, samples *C.struct_mts_labels_t
 }
 
 func newBlock(data C.struct_mts_array_t, samples *C.struct_mts_labels_t, components **C.struct_mts_labels_t,
-	componentsCount C.uintptr_t, properties *C.struct_mts_labels_t, asked core.BlockAsked) (*C.struct_mts_block_t, error) {
+	componentsCount C.uintptr_t, properties *C.struct_mts_labels_t, asked core.Asked) (*C.struct_mts_block_t, error) {
 	values := arrayFromC(data)
 	samplesObject, err := labelsOf(samples)
 	if err != nil {

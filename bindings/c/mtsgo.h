@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fastpath_limits_gen.h"
 #include "metatensor.h"
 #include "trampolines_gen.h"
 /* mtsgo_array_<member>_value: the out parameters of array members returned by value, with
@@ -63,15 +64,11 @@ struct mts_labels_t {
     uintptr_t count;
     const int32_t *values;    /* atomic; the CPU values once read, else NULL */
     struct mts_array_t array; /* the values array as given, for mts_labels_values */
-    /* The CPU export `values` points into, for labels checked in C (mtsgo_c_labels) until Go
-     * takes it over (materializeLabels); NULL otherwise. The last free deletes it when Go
+    /* The CPU export `values` points into, for labels checked in C (fastpath_labels.c) until
+     * Go takes it over (materializeLabels); NULL otherwise. The last free deletes it when Go
      * never did. */
     DLManagedTensorVersioned *exported;
 };
-
-/* Set (to 1, once) when the library's own labels array was first asked for its origin: from
- * then on, checked labels ask their array's origin, which mtsgo_c_labels leaves to Go. */
-extern int mtsgo_labels_origin_asked;
 
 /* Publishes the CPU values of labels to every thread. */
 void mtsgo_labels_publish_values(struct mts_labels_t *labels, const int32_t *values);
@@ -91,21 +88,18 @@ uintptr_t mtsgo_labels_acquire(struct mts_labels_t *labels);
 mts_status_t mtsgo_labels_check(const struct mts_labels_t *labels);
 /* Blocks and tensor maps are owned by one holder and changed only under the caller's own
  * synchronisation. Their records keep the string lists the ABI hands out. */
-/* Blocks with more component axes than this are made in Go. */
-#define MTSGO_C_BLOCK_COMPONENTS 4
-
 struct mts_block_t {
     struct mtsgo_record record; /* the handle is 0 (read atomically) until Go makes the block */
     const char *const *gradients; /* parameters in insertion order: one malloc'd block, or NULL */
     uintptr_t gradients_count;
-    /* Blocks checked and made in C (mtsgo_c_block). The values array stays here when Go makes
+    /* Blocks checked and made in C (fastpath_block.c). The values array stays here when Go makes
      * the block (the record lives as long as the block); the labels pointers hold one C
      * reference each until then, which Go takes over. */
     struct mts_array_t values;
     DLDevice device;
     struct mts_labels_t *samples;
     struct mts_labels_t *properties;
-    struct mts_labels_t *components[MTSGO_C_BLOCK_COMPONENTS];
+    struct mts_labels_t *components[MTSGO_FASTPATH_BLOCK_COMPONENTS];
     uintptr_t components_count;
     uint64_t claimed; /* the number of the last mts_tensormap call given the block */
 };
@@ -116,37 +110,12 @@ struct mts_tensormap_t {
     uintptr_t info_keys_count;
 };
 
-/* What compareArrays (internal/core) asks each array. */
-struct mtsgo_array_description {
-    mts_data_origin_t origin;
-    DLDevice device;
-    DLDataType dtype;
-};
-
-/* Asks arrays[0..count) (count > 0) their origin, device and dtype in order, stopping at the
- * first failure or at the first array differing from arrays[0]: returns its index, or -1 when
- * all agree. *failure is 0, or the member that failed (1 origin, 2 device, 3 dtype), negated
- * when the member is NULL. */
-int64_t mtsgo_compare_arrays(const struct mts_array_t *const *arrays, uintptr_t count,
-                             struct mtsgo_array_description *first,
-                             struct mtsgo_array_description *other, int *failure);
-
 /* Destroys an array (through its destroy member, when set) and frees the struct itself,
  * allocated with malloc. */
 void mtsgo_array_release(struct mts_array_t *array);
 
 /* Frees a block record and its list of gradient parameters. */
 void mtsgo_block_record_free(struct mts_block_t *record);
-
-/* Destroys arrays[0..arrays_count), freeing those whose `owned` is not 0 (the others live in
- * records, and are zeroed), then frees records[0..records_count) as mtsgo_block_record_free. */
-void mtsgo_release_batch(struct mts_array_t *const *arrays, const uint8_t *owned,
-                         uintptr_t arrays_count, struct mts_block_t *const *records,
-                         uintptr_t records_count);
-
-/* What a failed array callback gives, as in Go: the callback's error with `context` before
- * its message; then the array is destroyed, as on every error of a function taking it. */
-void mtsgo_array_callback_failed(struct mts_array_t *array, const char *context);
 
 /* One malloc'd block holding a table of `count` pointers followed by the NUL-terminated
  * strings: a copy of `strings`; NULL when count is 0 or out of memory. Release it with free. */

@@ -57,6 +57,7 @@ func Generate(api *spec.API, m *Mapping) ([]File, error) {
 		{"bindings/c/array_adaptor_gen.go", adaptor},
 		{"bindings/c/go_array_gen.go", members},
 		{"bindings/c/go_array_gen.c", shims(api)},
+		{fastpathLimitsPath, fastpathLimits()},
 	}, nil
 }
 

@@ -34,21 +34,33 @@ type ArrayLabels struct {
 // NewArrayLabels makes labels from dimension names and a [count, len(names)] array of int32
 // values. The array belongs to the labels from now on, and is destroyed when this fails. With
 // checkUnique the values are read and checked at once; otherwise nothing is read until needed.
-func NewArrayLabels(names []string, array Array, checkUnique bool) (labels *ArrayLabels, err error) {
+func NewArrayLabels(names []string, array Array, checkUnique bool) (*ArrayLabels, error) {
+	return NewArrayLabelsAsked(names, array, checkUnique, Asked{})
+}
+
+// NewArrayLabelsAsked is NewArrayLabels for a caller that asked the array what asked holds
+// already (the device and the export for checked labels only). The array and the tensor in
+// asked belong to the labels from now on; both are released when this fails.
+func NewArrayLabelsAsked(names []string, array Array, checkUnique bool, asked Asked) (labels *ArrayLabels, err error) {
 	defer func() {
-		if err != nil && array != nil {
-			array.Destroy()
+		if err != nil {
+			asked.Tensor.Release() // nothing when the core released or kept it already
+			if array != nil {
+				array.Destroy()
+			}
 		}
 	}()
 	if err := validateLabelNames(names); err != nil {
 		return nil, err
 	}
-	var dims [4]uintptr
-	shape, err := shapeInto(array, dims[:0])
-	if err != nil {
-		return nil, err
+	shape := asked.Shape
+	if !asked.HasShape {
+		var dims [4]uintptr
+		if shape, err = shapeInto(array, dims[:0]); err != nil {
+			return nil, err
+		}
 	}
-	return newArrayLabelsOfShape(names, array, shape, checkUnique, nil)
+	return newArrayLabelsOfShape(names, array, shape, checkUnique, &asked)
 }
 
 // shapeInto asks array its shape. That of a HostArray is appended to buf, which saves an
@@ -60,58 +72,10 @@ func shapeInto(array Array, buf []uintptr) ([]uintptr, error) {
 	return array.Shape()
 }
 
-// NewArrayLabelsOfShape is NewArrayLabels for a caller that asked the array its shape
-// already, so that the array is not asked again.
-func NewArrayLabelsOfShape(names []string, array Array, shape []uintptr, checkUnique bool) (labels *ArrayLabels, err error) {
-	if err := validateLabelNames(names); err != nil {
-		array.Destroy()
-		return nil, err
-	}
-	labels, err = newArrayLabelsOfShape(names, array, shape, checkUnique, nil)
-	if err != nil {
-		array.Destroy()
-	}
-	return labels, err
-}
-
-// AskedValues is what a caller already asked the values array of checked labels after its
-// shape, in the order the core asks (NewArrayLabels): the device, then the CPU export. The
-// core goes on from there, so that no callback runs twice and every error is the one
-// NewArrayLabels gives.
-type AskedValues struct {
-	Device *Device // nil when the device was not asked
-	// Exported says that the CPU export was asked: Tensor is what it gave, or ExportError
-	// why it failed.
-	Exported    bool
-	Tensor      *Tensor
-	ExportError error
-}
-
-// asked tells whether anything past the shape was asked.
-func (a *AskedValues) asked() bool {
-	return a != nil && (a.Device != nil || a.Exported)
-}
-
-// NewArrayLabelsAsked is NewArrayLabelsOfShape with uniqueness checked, for a caller that
-// asked the array what asked holds as well. The array and the tensor in asked belong to the
-// labels from now on; both are released when this fails.
-func NewArrayLabelsAsked(names []string, array Array, shape []uintptr, asked AskedValues) (labels *ArrayLabels, err error) {
-	defer func() {
-		if err != nil {
-			asked.Tensor.Release() // nothing when the core released or kept it already
-			array.Destroy()
-		}
-	}()
-	if err := validateLabelNames(names); err != nil {
-		return nil, err
-	}
-	return newArrayLabelsOfShape(names, array, shape, true, &asked)
-}
-
 // newArrayLabelsOfShape does the work of NewArrayLabels from the array's shape, names being
 // valid. On error, the array is the caller's to destroy; labels without dimensions destroy it
 // themselves and use the library's own.
-func newArrayLabelsOfShape(names []string, array Array, shape []uintptr, checkUnique bool, asked *AskedValues) (*ArrayLabels, error) {
+func newArrayLabelsOfShape(names []string, array Array, shape []uintptr, checkUnique bool, asked *Asked) (*ArrayLabels, error) {
 	if err := CheckLabelsShape(len(names), shape); err != nil {
 		return nil, err
 	}
@@ -128,7 +92,7 @@ func newArrayLabelsOfShape(names []string, array Array, shape []uintptr, checkUn
 	if checkUnique {
 		// The origin comes first: a caller that asked more did not ask it, having seen that
 		// it was not to be asked.
-		if !asked.asked() && labelsOriginAsked.Load() {
+		if !asked.pastShape() && labelsOriginAsked.Load() {
 			if _, err := array.Origin(); err != nil {
 				return nil, err
 			}
@@ -140,6 +104,9 @@ func newArrayLabelsOfShape(names []string, array Array, shape []uintptr, checkUn
 	}
 	return l, nil
 }
+
+// MaxLabelsCount is the largest number of entries labels can have (that of their index).
+const MaxLabelsCount = maxIndexedCount
 
 // CheckLabelsShape checks the shape of the values array of labels with size dimensions: at
 // least two axes, the second of length size (further axes are not looked at, as in the
@@ -285,8 +252,8 @@ func errMetaDevice() error {
 }
 
 // readValues reads the values once, under the lock, and checks their uniqueness when asked;
-// asked, when not nil, is what the caller asked the array already (see AskedValues).
-func (l *ArrayLabels) readValues(checkUnique bool, asked *AskedValues) (*Labels, error) {
+// asked, when not nil, is what the caller asked the array already (see Asked).
+func (l *ArrayLabels) readValues(checkUnique bool, asked *Asked) (*Labels, error) {
 	l.cpuLock.Lock()
 	defer l.cpuLock.Unlock()
 	if cpu := l.cpu.Load(); cpu != nil {
@@ -315,9 +282,9 @@ func (l *ArrayLabels) readValues(checkUnique bool, asked *AskedValues) (*Labels,
 // exportValues gives the row-major values of the array. They point into the returned tensor
 // (zero-copy) when it is contiguous; otherwise they are a copy and the tensor is nil. What
 // asked holds is used instead of asking the array again; its tensor is consumed.
-func (l *ArrayLabels) exportValues(asked *AskedValues) ([]int32, *Tensor, error) {
+func (l *ArrayLabels) exportValues(asked *Asked) ([]int32, *Tensor, error) {
 	if asked == nil {
-		asked = &AskedValues{}
+		asked = &Asked{}
 	}
 	if own, ok := l.array.(*ReadOnlyLabelsValues); ok {
 		asked.Tensor.Release()
@@ -353,9 +320,9 @@ func (l *ArrayLabels) exportValues(asked *AskedValues) ([]int32, *Tensor, error)
 }
 
 // askedDevice gives the device the caller asked already, else asks the array.
-func (l *ArrayLabels) askedDevice(asked *AskedValues) (Device, error) {
-	if asked.Device != nil {
-		return *asked.Device, nil
+func (l *ArrayLabels) askedDevice(asked *Asked) (Device, error) {
+	if len(asked.Devices) > 0 {
+		return asked.Devices[0], nil
 	}
 	return l.array.Device()
 }

@@ -265,7 +265,7 @@ func TestArrayLabelsAskedGoesOnFromWhatWasAsked(t *testing.T) {
 	spy := newSpy(t, []int32{1, 0, 0, 1}, 2, 2)
 	tensor, err := spy.AsDLPack(CPU, nil, CurrentDLPack)
 	require.NoError(t, err)
-	labels, err := NewArrayLabelsAsked(names, spy, shape, AskedValues{Device: &CPU, Exported: true, Tensor: tensor})
+	labels, err := NewArrayLabelsAsked(names, spy, true, Asked{Shape: shape, HasShape: true, Devices: []Device{CPU}, Exported: true, Tensor: tensor})
 	require.NoError(t, err)
 	assert.Equal(t, 1, *spy.exports)
 	cpu, err := labels.CPU()
@@ -280,7 +280,7 @@ func TestArrayLabelsAskedGoesOnFromWhatWasAsked(t *testing.T) {
 	spy = newSpy(t, []int32{1, 0, 1, 0}, 2, 2)
 	tensor, err = spy.AsDLPack(CPU, nil, CurrentDLPack)
 	require.NoError(t, err)
-	_, err = NewArrayLabelsAsked(names, spy, shape, AskedValues{Device: &CPU, Exported: true, Tensor: tensor})
+	_, err = NewArrayLabelsAsked(names, spy, true, Asked{Shape: shape, HasShape: true, Devices: []Device{CPU}, Exported: true, Tensor: tensor})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "[1, 0] is already present")
 	assert.Equal(t, 1, *spy.released)
@@ -289,7 +289,7 @@ func TestArrayLabelsAskedGoesOnFromWhatWasAsked(t *testing.T) {
 	// a failed export: its error, nothing asked again
 	spy = newSpy(t, []int32{1, 0, 0, 1}, 2, 2)
 	failure := Errorf(CallbackError, "as_dlpack failed")
-	_, err = NewArrayLabelsAsked(names, spy, shape, AskedValues{Device: &CPU, Exported: true, ExportError: failure})
+	_, err = NewArrayLabelsAsked(names, spy, true, Asked{Shape: shape, HasShape: true, Devices: []Device{CPU}, Exported: true, ExportError: failure})
 	assert.Equal(t, failure, err)
 	assert.Equal(t, 0, *spy.exports)
 	assert.Equal(t, 1, *spy.destroyed)
@@ -297,14 +297,14 @@ func TestArrayLabelsAskedGoesOnFromWhatWasAsked(t *testing.T) {
 	// the device asked already: a meta device is refused without exporting
 	spy = newSpy(t, []int32{1, 0, 0, 1}, 2, 2)
 	meta := Device{Type: DeviceExtDev}
-	_, err = NewArrayLabelsAsked(names, spy, shape, AskedValues{Device: &meta})
+	_, err = NewArrayLabelsAsked(names, spy, true, Asked{Shape: shape, HasShape: true, Devices: []Device{meta}})
 	assert.ErrorContains(t, err, "kDLExtDev")
 	assert.Equal(t, 0, *spy.exports)
 	assert.Equal(t, 1, *spy.destroyed)
 
 	// the device asked already (CPU): the export is asked here
 	spy = newSpy(t, []int32{1, 0, 0, 1}, 2, 2)
-	labels, err = NewArrayLabelsAsked(names, spy, shape, AskedValues{Device: &CPU})
+	labels, err = NewArrayLabelsAsked(names, spy, true, Asked{Shape: shape, HasShape: true, Devices: []Device{CPU}})
 	require.NoError(t, err)
 	assert.Equal(t, 1, *spy.exports)
 	labels.Release()

@@ -29,23 +29,12 @@ type Gradient struct {
 // NewBlock makes a block. The values belong to the block from now on, and are destroyed when
 // this fails; the labels gain a reference only when it succeeds.
 func NewBlock(values Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels) (*Block, error) {
-	return NewBlockAsked(values, samples, components, properties, BlockAsked{})
+	return NewBlockAsked(values, samples, components, properties, Asked{})
 }
 
-// BlockAsked is what a binding already asked the values array and the labels before handing a
-// block over (the C library checks the common case in C): NewBlockAsked goes on from there
-// without asking again, so that no callback runs twice.
-type BlockAsked struct {
-	// Shape is the values' shape, when HasShape.
-	Shape    []uintptr
-	HasShape bool
-	// Devices are the devices asked so far, in the order they are checked: the values', then
-	// the samples', the components' and the properties'.
-	Devices []Device
-}
-
-// NewBlockAsked is NewBlock going on from what was asked already.
-func NewBlockAsked(values Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels, asked BlockAsked) (*Block, error) {
+// NewBlockAsked is NewBlock going on from what was asked already: the values' shape, then
+// the devices (see Asked).
+func NewBlockAsked(values Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels, asked Asked) (*Block, error) {
 	block := new(Block)
 	if err := InitBlockAsked(block, values, samples, slices.Clone(components), properties, asked); err != nil {
 		return nil, err
@@ -56,7 +45,7 @@ func NewBlockAsked(values Array, samples *ArrayLabels, components []*ArrayLabels
 // InitBlockAsked is NewBlockAsked making the block in place, in a zero Block the caller
 // allocated (a binding making many blocks at once allocates them together). The block keeps
 // the components slice, which the caller must not change afterwards.
-func InitBlockAsked(block *Block, values Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels, asked BlockAsked) (err error) {
+func InitBlockAsked(block *Block, values Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels, asked Asked) (err error) {
 	defer func() {
 		if err != nil {
 			values.Destroy()

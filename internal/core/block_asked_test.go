@@ -13,7 +13,7 @@ import (
 func TestNewBlockAskedAsksOnlyWhatIsMissing(t *testing.T) {
 	s, c, p := blockLabels(t)
 	values := counted(f64Array(t, []uintptr{3, 2, 4}, nil))
-	asked := BlockAsked{Shape: []uintptr{3, 2, 4}, HasShape: true, Devices: []Device{CPU, CPU}}
+	asked := Asked{Shape: []uintptr{3, 2, 4}, HasShape: true, Devices: []Device{CPU, CPU}}
 	block, err := NewBlockAsked(values, s, []*ArrayLabels{c}, p, asked)
 	require.NoError(t, err)
 	assert.Zero(t, values.calls["shape"], "the shape was asked already")
@@ -23,7 +23,7 @@ func TestNewBlockAskedAsksOnlyWhatIsMissing(t *testing.T) {
 
 	// Nothing asked: the values are asked their shape and device, once each.
 	values = counted(f64Array(t, []uintptr{3, 2, 4}, nil))
-	block, err = NewBlockAsked(values, s, []*ArrayLabels{c}, p, BlockAsked{})
+	block, err = NewBlockAsked(values, s, []*ArrayLabels{c}, p, Asked{})
 	require.NoError(t, err)
 	assert.Equal(t, 1, values.calls["shape"])
 	assert.Equal(t, 1, values.calls["device"])
@@ -36,14 +36,14 @@ func TestNewBlockAskedUsesTheAskedAnswers(t *testing.T) {
 
 	// An asked shape that does not fit is refused even though the array's own would fit.
 	values := counted(f64Array(t, []uintptr{3, 2, 4}, nil))
-	_, err := NewBlockAsked(values, s, []*ArrayLabels{c}, p, BlockAsked{Shape: []uintptr{3, 2, 5}, HasShape: true})
+	_, err := NewBlockAsked(values, s, []*ArrayLabels{c}, p, Asked{Shape: []uintptr{3, 2, 5}, HasShape: true})
 	assert.EqualError(t, err, msgInvalid+"invalid block: the values shape along axis 2 is 5 but we have 4 property label entries")
 	assert.Zero(t, values.calls["shape"])
 	assert.Equal(t, 1, values.calls["destroy"], "the values are destroyed on error")
 
 	// An asked device names the labels it belongs to: here the component's (third asked).
 	values = counted(f64Array(t, []uintptr{3, 2, 4}, nil))
-	asked := BlockAsked{Shape: []uintptr{3, 2, 4}, HasShape: true, Devices: []Device{CPU, CPU, cuda}}
+	asked := Asked{Shape: []uintptr{3, 2, 4}, HasShape: true, Devices: []Device{CPU, CPU, cuda}}
 	_, err = NewBlockAsked(values, s, []*ArrayLabels{c}, p, asked)
 	assert.EqualError(t, err, msgInvalid+"invalid block: values and components must be on the same device, got 'CPU:0' and 'CUDA:0'")
 	assert.Zero(t, values.calls["device"])
@@ -58,7 +58,7 @@ func TestInitBlockAskedInPlace(t *testing.T) {
 	blocks := make([]Block, 2)
 	components := []*ArrayLabels{c, c}
 	for i := range blocks {
-		err := InitBlockAsked(&blocks[i], f64Array(t, []uintptr{3, 2, 4}, nil), s, components[i:i+1:i+1], p, BlockAsked{})
+		err := InitBlockAsked(&blocks[i], f64Array(t, []uintptr{3, 2, 4}, nil), s, components[i:i+1:i+1], p, Asked{})
 		require.NoError(t, err)
 		assert.Same(t, &components[i], &blocks[i].Components()[0], "the slice given is the block's")
 	}

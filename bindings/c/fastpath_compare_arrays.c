@@ -2,7 +2,7 @@
  * for a whole tensor map instead of three per block. */
 #include <string.h>
 
-#include "mtsgo.h"
+#include "fastpath.h"
 
 /* Describes one array; on failure, *failure is the member (1 origin, 2 device, 3 dtype), made
  * negative when the member is NULL. */

@@ -1,14 +1,14 @@
-/* mts_block and mts_block_free without Go for the common case: a block is checked and made in
+/* The fast path of mts_block and mts_block_free (fastpath.h): a block is checked and made in
  * C, asking the values array and the labels what Go would ask, in the same order, and Go makes
- * its block the first time a Go function is given the record (blockOf). A block that Go never
- * saw is freed in C. Every other case, errors included, goes on in Go from what was already
- * asked, so that no callback runs twice and the errors are Go's. The generated wrappers
- * (wrappers_gen.c) have already rejected NULL arguments. */
+ * its block the first time a Go function is given the record (blockOf, fastpath_block.go), for
+ * a tensor map many at once. A block that Go never saw is freed in C. Every other case, errors
+ * included, goes on in Go (mtsgo_block_asked) from what was already asked. The generated
+ * wrappers (wrappers_gen.c) have already rejected NULL arguments. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "_cgo_export.h"
-#include "mtsgo.h"
+#include "fastpath.h"
 
 mts_status_t mtsgo_c_labels_free(const struct mts_labels_t *labels);
 
@@ -24,7 +24,8 @@ static int plain_labels(const struct mts_labels_t *labels) {
 static int plain_arguments(const struct mts_array_t *data, const struct mts_labels_t *samples,
                            const struct mts_labels_t *const *components, uintptr_t count,
                            const struct mts_labels_t *properties) {
-    if (count > MTSGO_C_BLOCK_COMPONENTS || data->shape == NULL || data->device == NULL ||
+    if (!(mtsgo_fastpaths & MTSGO_FASTPATH_BLOCK) || count > MTSGO_FASTPATH_BLOCK_COMPONENTS ||
+        data->shape == NULL || data->device == NULL ||
         data->origin == mtsgo_go_array_origin() || !plain_labels(samples) ||
         !plain_labels(properties)) {
         return 0;
@@ -81,6 +82,35 @@ static int components_valid(const struct mts_labels_t *const *components, uintpt
     return 1;
 }
 
+/* Asks the devices of the values, then of the labels in the order Go checks them (samples,
+ * components, properties) into asked, stopping at the first one differing from the values';
+ * returns whether all agree, or -1 when a callback failed (the error is recorded). */
+static int same_devices(struct mts_array_t *data, const struct mts_labels_t *samples,
+                        const struct mts_labels_t *const *components, uintptr_t count,
+                        const struct mts_labels_t *properties, struct mtsgo_asked *asked) {
+    if (mtsgo_array_device(data, &asked->devices[0]) != MTS_SUCCESS) {
+        mtsgo_array_callback_failed(data, "calling mts_array_t.device failed");
+        return -1;
+    }
+    asked->devices_count = 1;
+    for (uintptr_t i = 0; i < count + 2; i++) {
+        const struct mts_labels_t *labels = i == 0           ? samples
+                                            : i == count + 1 ? properties
+                                                             : components[i - 1];
+        DLDevice *device = &asked->devices[asked->devices_count];
+        if (mtsgo_array_device(&labels->array, device) != MTS_SUCCESS) {
+            mtsgo_array_callback_failed(data, "calling mts_array_t.device failed");
+            return -1;
+        }
+        asked->devices_count++;
+        if (device->device_type != asked->devices[0].device_type ||
+            device->device_id != asked->devices[0].device_id) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 struct mts_block_t *mtsgo_c_block(struct mts_array_t data, const struct mts_labels_t *samples,
                                   const struct mts_labels_t *const *components, uintptr_t count,
                                   const struct mts_labels_t *properties) {
@@ -89,35 +119,19 @@ struct mts_block_t *mtsgo_c_block(struct mts_array_t data, const struct mts_labe
     struct mts_labels_t *go_properties = (struct mts_labels_t *)properties;
     if (!plain_arguments(&data, samples, components, count, properties)) {
         return mtsgo_block_asked(data, go_samples, (struct mts_labels_t **)go_components, count,
-                                 go_properties, NULL, 0, 0, NULL, 0);
+                                 go_properties, NULL);
     }
-    const uintptr_t *shape = NULL;
-    uintptr_t dimensions = 0;
-    if (mtsgo_array_shape(&data, &shape, &dimensions) != MTS_SUCCESS) {
+    struct mtsgo_asked asked = {0};
+    asked.has_shape = 1;
+    if (mtsgo_array_shape(&data, &asked.shape, &asked.dimensions) != MTS_SUCCESS) {
         mtsgo_array_callback_failed(&data, "calling mts_array_t.shape failed");
         return NULL;
     }
-    DLDevice devices[MTSGO_C_BLOCK_COMPONENTS + 3];
-    uintptr_t asked = 0;
-    int plain = shape_matches(shape, dimensions, samples, components, count, properties);
+    int plain = shape_matches(asked.shape, asked.dimensions, samples, components, count, properties);
     if (plain) {
-        if (mtsgo_array_device(&data, &devices[0]) != MTS_SUCCESS) {
-            mtsgo_array_callback_failed(&data, "calling mts_array_t.device failed");
+        plain = same_devices(&data, samples, components, count, properties, &asked);
+        if (plain < 0) {
             return NULL;
-        }
-        asked = 1;
-        /* The labels in the order Go checks them: samples, components, properties. */
-        for (uintptr_t i = 0; plain && i < count + 2; i++) {
-            const struct mts_labels_t *labels = i == 0           ? samples
-                                                : i == count + 1 ? properties
-                                                                 : components[i - 1];
-            if (mtsgo_array_device(&labels->array, &devices[asked]) != MTS_SUCCESS) {
-                mtsgo_array_callback_failed(&data, "calling mts_array_t.device failed");
-                return NULL;
-            }
-            plain = devices[asked].device_type == devices[0].device_type &&
-                    devices[asked].device_id == devices[0].device_id;
-            asked++;
         }
         plain = plain && components_valid(components, count);
     }
@@ -128,10 +142,10 @@ struct mts_block_t *mtsgo_c_block(struct mts_array_t data, const struct mts_labe
     if (block == NULL) {
         /* An error to report, or no memory: Go goes on from what was asked. */
         return mtsgo_block_asked(data, go_samples, (struct mts_labels_t **)go_components, count,
-                                 go_properties, (uintptr_t *)shape, dimensions, 1, devices, asked);
+                                 go_properties, &asked);
     }
     block->values = data;
-    block->device = devices[0];
+    block->device = asked.devices[0];
     mtsgo_labels_acquire(go_samples);
     block->samples = go_samples;
     for (uintptr_t i = 0; i < count; i++) {

@@ -1,0 +1,67 @@
+/* The fast paths of bindings/c: common cases of a few calls done in C, without Go, handing
+ * every other case over to Go from what C already asked the user's arrays, so that no callback
+ * runs twice and the errors are Go's. Each can be switched off, for benchmarking (bench/) and
+ * testing: its calls then take the plain path, exactly what they take when it does not apply.
+ * Their limits are Go constants (fastpath_limits_gen.h). */
+#ifndef MTSGO_FASTPATH_H
+#define MTSGO_FASTPATH_H
+
+#include "fastpath_limits_gen.h"
+#include "mtsgo.h"
+
+#define MTSGO_FASTPATH_LABELS 1u   /* mts_labels, checked labels of few entries (fastpath_labels.c) */
+#define MTSGO_FASTPATH_UNIQUE 2u   /* mts_labels_assume_unique (fastpath_labels.c) */
+#define MTSGO_FASTPATH_BLOCK 4u    /* mts_block and mts_block_free (fastpath_block.c) */
+#define MTSGO_FASTPATH_RELEASE 8u  /* mts_tensormap_free, records freed in one call (fastpath_release.c) */
+#define MTSGO_FASTPATH_COMPARE 16u /* the arrays of a tensor map compared in C (fastpath_compare_arrays.c) */
+
+/* The fast paths switched on, read once when the library is loaded from the environment
+ * variable MTSGO_FASTPATHS: a comma-separated list of words read in order from "all on":
+ * "off" switches every fast path off, a name (labels, unique, block, release, compare)
+ * switches it on, "-name" off. So "off" gives the plain paths only, "-compare" every fast
+ * path but compare, "off,block" the block fast path only. */
+extern unsigned mtsgo_fastpaths;
+
+/* What a fast path asked before handing a call over to Go, in the order Go asks (core.Asked):
+ * the values' shape (as the array gave it), then devices (the values', then for a block the
+ * samples', the components' and the properties'), then for labels the CPU export. */
+struct mtsgo_asked {
+    const uintptr_t *shape;
+    uintptr_t dimensions;
+    int has_shape;
+    DLDevice devices[MTSGO_FASTPATH_BLOCK_COMPONENTS + 3];
+    uintptr_t devices_count;
+    int exported;                      /* as_dlpack was asked: managed is what it gave */
+    DLManagedTensorVersioned *managed; /* Go takes it over */
+};
+
+/* What a failed array callback gives, as in Go: the callback's error with `context` before
+ * its message; then the array is destroyed, as on every error of a function taking it. */
+void mtsgo_array_callback_failed(struct mts_array_t *array, const char *context);
+
+/* Set (to 1, once) when the library's own labels array was first asked for its origin: from
+ * then on, checked labels ask their array's origin first, which mtsgo_c_labels leaves to Go. */
+extern int mtsgo_labels_origin_asked;
+
+/* Releases what labels made in C and never seen by Go hold (mtsgo_c_labels_free). */
+void mtsgo_fastpath_labels_dispose(struct mts_labels_t *labels);
+
+/* What compareArrays (internal/core) asks each array. */
+struct mtsgo_array_description {
+    mts_data_origin_t origin;
+    DLDevice device;
+    DLDataType dtype;
+};
+
+/* Asks arrays[0..count) (count > 0) their origin, device and dtype in order, stopping at the
+ * first failure or at the first array differing from arrays[0]: returns its index, or -1 when
+ * all agree. *failure is 0, or the member that failed (1 origin, 2 device, 3 dtype), negated
+ * when the member is NULL. */
+int64_t mtsgo_compare_arrays(const struct mts_array_t *const *arrays, uintptr_t count,
+                             struct mtsgo_array_description *first,
+                             struct mtsgo_array_description *other, int *failure);
+
+/* Frees records[0..count) as mtsgo_block_record_free. */
+void mtsgo_release_batch(struct mts_block_t *const *records, uintptr_t count);
+
+#endif

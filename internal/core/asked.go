@@ -1,0 +1,26 @@
+package core
+
+// Asked is what a binding already asked a user's values array (and, for a block, its labels)
+// before handing a call over to the core, in the order the core asks them: the core goes on
+// from there without asking again, so that no callback runs twice and every error is the one
+// the core gives when it asks everything itself. The C library does the common cases of
+// mts_labels and mts_block in C and hands the others over with what it asked.
+type Asked struct {
+	// Shape is the values' shape, when HasShape.
+	Shape    []uintptr
+	HasShape bool
+	// Devices are the devices asked after the shape, in the order they are checked: the
+	// values' (labels and blocks), then the samples', the components' and the properties'
+	// (blocks).
+	Devices []Device
+	// Exported says that the CPU export of the labels' values was asked after their device:
+	// Tensor is what it gave (the core takes it over), or ExportError why it failed.
+	Exported    bool
+	Tensor      *Tensor
+	ExportError error
+}
+
+// pastShape tells whether anything was asked after the shape.
+func (a *Asked) pastShape() bool {
+	return len(a.Devices) > 0 || a.Exported
+}
