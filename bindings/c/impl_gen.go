@@ -34,7 +34,7 @@ func implLabelsUnion(first *C.struct_mts_labels_t, second *C.struct_mts_labels_t
 	if err != nil {
 		return err
 	}
-	*result = adoptLabels(out0, nil)
+	*result = adoptLabels(out0)
 	copyToC(first_mapping, out1)
 	copyToC(second_mapping, out2)
 	return nil
@@ -64,7 +64,7 @@ func implLabelsIntersection(first *C.struct_mts_labels_t, second *C.struct_mts_l
 	if err != nil {
 		return err
 	}
-	*result = adoptLabels(out0, nil)
+	*result = adoptLabels(out0)
 	copyToC(first_mapping, out1)
 	copyToC(second_mapping, out2)
 	return nil
@@ -89,7 +89,7 @@ func implLabelsDifference(first *C.struct_mts_labels_t, second *C.struct_mts_lab
 	if err != nil {
 		return err
 	}
-	*result = adoptLabels(out0, nil)
+	*result = adoptLabels(out0)
 	copyToC(first_mapping, out1)
 	return nil
 }
@@ -336,7 +336,7 @@ func implLabelsLoad(path *C.char) (*C.struct_mts_labels_t, error) {
 	if err != nil {
 		return nil, err
 	}
-	return adoptLabels(out0, nil), nil
+	return adoptLabels(out0), nil
 }
 
 // implLabelsLoadBuffer is the body of mts_labels_load_buffer, generated from the core call LoadLabelsBuffer(buffer).
@@ -345,7 +345,7 @@ func implLabelsLoadBuffer(buffer *C.uint8_t, buffer_count C.uintptr_t) (*C.struc
 	if err != nil {
 		return nil, err
 	}
-	return adoptLabels(out0, nil), nil
+	return adoptLabels(out0), nil
 }
 
 // implLabelsSave is the body of mts_labels_save, generated from the core call SaveLabelsFile(path, labels).

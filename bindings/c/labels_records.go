@@ -72,18 +72,13 @@ func (o *labelsObject) publish(record *C.struct_mts_labels_t, cpu *core.Labels) 
 	C.mtsgo_labels_publish_values(record, (*C.int32_t)(unsafe.Pointer(&values[0])))
 }
 
-// newLabelsRecord allocates and fills the record of labels the core built; like, when not
-// nil, is a record whose names are the labels' names (copied without a Go string round trip).
-func newLabelsRecord(labels *core.ArrayLabels, like *C.struct_mts_labels_t) *C.struct_mts_labels_t {
-	var record *C.struct_mts_labels_t
-	if like != nil {
-		record = C.mtsgo_labels_alloc(like.names, like.size)
-	} else {
-		record = allocLabelsRecord(labels.Names())
-	}
+// newLabelsRecord allocates and fills the record of labels the core built.
+func newLabelsRecord(labels *core.ArrayLabels) *C.struct_mts_labels_t {
+	record := C.mtsgo_labels_alloc(nil, 0)
 	if record == nil {
 		panic(core.Errorf(core.InternalError, "out of memory allocating a labels record"))
 	}
+	record.names = (**C.char)(unsafe.Pointer(stringTable(labels.Names())))
 	values, isC := labels.Array().(*cArray)
 	if isC {
 		record.array = *values.raw
@@ -92,21 +87,10 @@ func newLabelsRecord(labels *core.ArrayLabels, like *C.struct_mts_labels_t) *C.s
 	return record
 }
 
-// allocLabelsRecord allocates a labels record for names given in Go.
-func allocLabelsRecord(names []string) *C.struct_mts_labels_t {
-	record := C.mtsgo_labels_alloc(nil, 0)
-	if record != nil {
-		record.names = (**C.char)(unsafe.Pointer(stringTable(names)))
-	}
-	return record
-}
-
 // adoptLabels gives C the record of new labels the core built, taking over the core's
-// reference. like is the record of an input whose names the labels share (set operation
-// results have the names of their first input), so they are copied in C; nil to read them
-// from the labels.
-func adoptLabels(labels *core.ArrayLabels, like *C.struct_mts_labels_t) *C.struct_mts_labels_t {
-	record := newLabelsRecord(labels, like)
+// reference.
+func adoptLabels(labels *core.ArrayLabels) *C.struct_mts_labels_t {
+	record := newLabelsRecord(labels)
 	attachLabelsRecord(record, labels)
 	return record
 }
@@ -123,7 +107,7 @@ func shareLabels(labels *core.ArrayLabels) *C.struct_mts_labels_t {
 			return record
 		}
 		labels.Retain()
-		record := newLabelsRecord(labels, nil)
+		record := newLabelsRecord(labels)
 		if labels.View().Attach(unsafe.Pointer(record)) {
 			return record
 		}

@@ -311,11 +311,8 @@ func (b *body) store(p *spec.Param, got string, value *jen.Statement) ([]jen.Cod
 			return nil, mismatch
 		}
 		borrowed := b.borrowed || (p != nil && p.ValidUntil != "")
-		if record == "adoptLabels" {
-			if borrowed {
-				return assign(jen.Id("shareLabels").Call(value)), nil
-			}
-			return assign(jen.Id(record).Call(value, jen.Nil())), nil
+		if record == "adoptLabels" && borrowed {
+			return assign(jen.Id("shareLabels").Call(value)), nil
 		}
 		return assign(jen.Id(record).Call(value)), nil
 	case spec.KindStruct:
