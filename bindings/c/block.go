@@ -42,6 +42,19 @@ func disposeBlockRecord(record *C.struct_mts_block_t) {
 	C.mtsgo_block_record_free(record)
 }
 
+// borrowedBlockRecord gives the record of a block that belongs to a tensor map or a block.
+func borrowedBlockRecord(block *core.Block) *C.struct_mts_block_t {
+	record := blockRecordOf(block)
+	record.held = 1
+	return record
+}
+
+// errHeldBlock is the error of a block given where an owned block is needed.
+func errHeldBlock(argument string) error {
+	return core.Errorf(core.InvalidParameterError,
+		"`%s` belongs to a tensor map or a block: it can not be freed or given away by itself", argument)
+}
+
 // listsLock serialises building the string lists of records, which functions that only read
 // a block or tensor map may do from several threads at once.
 var listsLock sync.Mutex
@@ -161,10 +174,14 @@ func implBlockAddGradient(record *C.struct_mts_block_t, parameter *C.char, gradi
 	if err != nil {
 		return err
 	}
+	if gradientRecord.held != 0 {
+		return errHeldBlock("gradient")
+	}
 	gradient, err := blockOf(gradientRecord)
 	if err != nil {
 		return err
 	}
+	C.mtsgo_blocks_given(&gradientRecord, 1)
 	name := C.GoString(parameter)
 	if !utf8.ValidString(name) {
 		gradient.Free()

@@ -160,6 +160,11 @@ struct mts_block_t *mtsgo_c_block(struct mts_array_t data, const struct mts_labe
 }
 
 mts_status_t mtsgo_c_block_free(struct mts_block_t *block) {
+    if (block->held) {
+        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR,
+                          "invalid parameter: `block` belongs to a tensor map or a block: it can "
+                          "not be freed or given away by itself");
+    }
     if (block->record.magic != MTSGO_BLOCK_MAGIC ||
         __atomic_load_n(&block->record.handle, __ATOMIC_ACQUIRE) != 0) {
         return mtsgo_block_release(block);

@@ -161,7 +161,7 @@ func implBlockGradient(block *C.struct_mts_block_t, parameter *C.char, gradient 
 	if err != nil {
 		return err
 	}
-	*gradient = blockRecordOf(out0)
+	*gradient = borrowedBlockRecord(out0)
 	return nil
 }
 
@@ -241,7 +241,7 @@ func implTensormapBlockByID(tensor *C.struct_mts_tensormap_t, block **C.struct_m
 	if err != nil {
 		return err
 	}
-	*block = blockRecordOf(out0)
+	*block = borrowedBlockRecord(out0)
 	return nil
 }
 

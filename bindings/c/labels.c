@@ -1,5 +1,6 @@
 /* The labels functions that only read the C record: no Go call on their common path. The
- * generated wrappers (wrappers_gen.c) have already rejected NULL arguments. */
+ * generated wrappers (wrappers_gen.c) have already rejected NULL arguments and turned the
+ * callers' handles into live records. */
 #include <stdint.h>
 #include <string.h>
 
@@ -10,23 +11,11 @@
 /* What values_cpu gives for labels without values: not NULL, never read. */
 static const int32_t NO_VALUES[1] = {0};
 
-mts_status_t mtsgo_labels_check(const struct mts_labels_t *labels) {
-    if (labels->record.magic != MTSGO_LABELS_MAGIC) {
-        return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR,
-                          "invalid parameter: this pointer is not a valid labels: it was freed or "
-                          "is of another type");
-    }
-    return MTS_SUCCESS;
-}
-
 void mtsgo_labels_publish_values(struct mts_labels_t *labels, const int32_t *values) {
     __atomic_store_n(&labels->values, values, __ATOMIC_RELEASE);
 }
 
 const struct mts_labels_t *mtsgo_c_labels_clone(const struct mts_labels_t *labels) {
-    if (mtsgo_labels_check(labels) != MTS_SUCCESS) {
-        return NULL;
-    }
     struct mts_labels_t *shared = (struct mts_labels_t *)labels;
     __atomic_add_fetch(&shared->references, 1, __ATOMIC_RELAXED);
     return labels;
@@ -37,12 +26,18 @@ uintptr_t mtsgo_labels_acquire(struct mts_labels_t *labels) {
 }
 
 mts_status_t mtsgo_c_labels_free(const struct mts_labels_t *labels) {
-    mts_status_t status = mtsgo_labels_check(labels);
-    if (status != MTS_SUCCESS) {
-        return status;
-    }
     struct mts_labels_t *shared = (struct mts_labels_t *)labels;
-    if (__atomic_sub_fetch(&shared->references, 1, __ATOMIC_ACQ_REL) != 0) {
+    /* Labels a block or tensor map holds outlive their callers' references, with the same
+     * handle: one more free than there were references is refused, not counted. */
+    uintptr_t references = __atomic_load_n(&shared->references, __ATOMIC_ACQUIRE);
+    do {
+        if (references == 0) {
+            return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR,
+                              "invalid parameter: `labels` was freed already");
+        }
+    } while (!__atomic_compare_exchange_n(&shared->references, &references, references - 1, 0,
+                                          __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+    if (references != 1) {
         return MTS_SUCCESS;
     }
     if (__atomic_load_n(&shared->record.handle, __ATOMIC_ACQUIRE) != 0) {
@@ -55,20 +50,12 @@ mts_status_t mtsgo_c_labels_free(const struct mts_labels_t *labels) {
 
 mts_status_t mtsgo_c_labels_dimensions(const struct mts_labels_t *labels,
                                        const char *const **names, uintptr_t *count) {
-    mts_status_t status = mtsgo_labels_check(labels);
-    if (status != MTS_SUCCESS) {
-        return status;
-    }
     *names = labels->names;
     *count = labels->size;
     return MTS_SUCCESS;
 }
 
 mts_status_t mtsgo_c_labels_values(const struct mts_labels_t *labels, struct mts_array_t *array) {
-    mts_status_t status = mtsgo_labels_check(labels);
-    if (status != MTS_SUCCESS) {
-        return status;
-    }
     *array = labels->array;
     array->destroy = NULL; /* a view: the labels keep owning the array */
     return MTS_SUCCESS;
@@ -76,16 +63,12 @@ mts_status_t mtsgo_c_labels_values(const struct mts_labels_t *labels, struct mts
 
 mts_status_t mtsgo_c_labels_values_cpu(const struct mts_labels_t *labels, const int32_t **values,
                                        uintptr_t *count, uintptr_t *size) {
-    mts_status_t status = mtsgo_labels_check(labels);
-    if (status != MTS_SUCCESS) {
-        return status;
-    }
     struct mts_labels_t *shared = (struct mts_labels_t *)labels;
     const int32_t *cpu = NO_VALUES;
     if (shared->count != 0 && shared->size != 0) {
         cpu = __atomic_load_n(&shared->values, __ATOMIC_ACQUIRE);
         if (cpu == NULL) {
-            status = mtsgo_labels_read_values(shared);
+            mts_status_t status = mtsgo_labels_read_values(shared);
             if (status != MTS_SUCCESS) {
                 return status;
             }

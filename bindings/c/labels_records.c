@@ -18,6 +18,7 @@ struct mts_labels_t *mtsgo_labels_alloc(const char *const *names, uintptr_t size
 }
 
 void mtsgo_labels_dispose(struct mts_labels_t *labels) {
+    mtsgo_handle_end(&labels->record);
     free((void *)labels->names);
     free(labels);
 }

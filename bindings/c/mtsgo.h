@@ -50,8 +50,45 @@ int mtsgo_panic_printing_enabled(void);
 
 struct mtsgo_record {
     uint64_t magic;
-    uintptr_t handle;
+    uintptr_t handle; /* into Go's table of objects (handles.go) */
+    uintptr_t caller; /* atomic; the handle C callers hold (caller_handles.c), 0 for none */
 };
+
+/* C callers never see a record's address: they hold a handle naming a slot of a table and the
+ * slot's generation (caller_handles.c), which ends when the object is freed or given away, so
+ * that a stale, foreign or mistyped pointer is rejected without reading memory it may once
+ * have named. The generated wrappers turn handles into records on the way in, and records
+ * into handles on the way out. */
+
+/* The record behind a caller's handle of the kind `kind` (a record magic number); NULL, with
+ * an invalid-parameter error naming `argument`, for anything else. */
+void *mtsgo_record_of(const void *handle, uint64_t kind, const char *argument);
+
+/* The handle of a record, made the first time; NULL (error recorded) when out of memory. */
+void *mtsgo_handle_of(struct mtsgo_record *record);
+
+/* Ends the handle of a record, when it has one: later uses of it are rejected. */
+void mtsgo_handle_end(struct mtsgo_record *record);
+
+/* The records of an array of `count` handles (NULL entries kept), in *records: the caller's
+ * stack array of MTSGO_RECORDS_ON_STACK entries, or a malloc'd one; 0 with the error recorded
+ * (naming `argument[i]`) when an entry is not a handle of the kind. */
+#define MTSGO_RECORDS_ON_STACK 16
+int mtsgo_records_of(const void *const *handles, uintptr_t count, uint64_t kind,
+                     const char *argument, void ***records);
+
+/* Ends a call given the records of an array of handles: the entries the callee set to NULL
+ * are set to NULL in `handles` too (when not NULL), and a malloc'd copy is freed. */
+void mtsgo_records_done(void **handles, void **records, void **stack, uintptr_t count);
+
+/* The handle of a record a function returns (NULL for NULL). */
+void *mtsgo_handle_of_result(const void *record);
+
+/* Replaces the record in *slot, an output, by its handle. */
+mts_status_t mtsgo_give_handle(void **slot);
+
+/* Marks blocks as belonging to a tensor map or a block from now on, and ends their handles. */
+void mtsgo_blocks_given(struct mts_block_t *const *blocks, uintptr_t count);
 
 /* Labels are shared (clone gives the same address) and immutable: the reference count and the
  * views below are read by C alone, so clone, free, dimensions, values and values_cpu (once the
@@ -84,8 +121,6 @@ void mtsgo_labels_dispose(struct mts_labels_t *labels);
  * take a core reference again (see labels_records.go). */
 uintptr_t mtsgo_labels_acquire(struct mts_labels_t *labels);
 
-/* Checks that a pointer is live labels, recording an error when it is not. */
-mts_status_t mtsgo_labels_check(const struct mts_labels_t *labels);
 /* Blocks and tensor maps are owned by one holder and changed only under the caller's own
  * synchronisation. Their records keep the string lists the ABI hands out. */
 struct mts_block_t {
@@ -102,6 +137,7 @@ struct mts_block_t {
     struct mts_labels_t *components[MTSGO_FASTPATH_BLOCK_COMPONENTS];
     uintptr_t components_count;
     uint64_t claimed; /* the number of the last mts_tensormap call given the block */
+    int held;         /* belongs to a tensor map or a block: freed with it, never alone */
 };
 
 struct mts_tensormap_t {
@@ -114,8 +150,11 @@ struct mts_tensormap_t {
  * allocated with malloc. */
 void mtsgo_array_release(struct mts_array_t *array);
 
-/* Frees a block record and its list of gradient parameters. */
+/* Frees a block record and its list of gradient parameters, ending its handle. */
 void mtsgo_block_record_free(struct mts_block_t *record);
+
+/* Frees a tensor map record and its list of info keys, ending its handle. */
+void mtsgo_tensormap_record_free(struct mts_tensormap_t *record);
 
 /* One malloc'd block holding a table of `count` pointers followed by the NUL-terminated
  * strings: a copy of `strings`; NULL when count is 0 or out of memory. Release it with free. */

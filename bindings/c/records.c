@@ -1,4 +1,5 @@
-/* Releases of the C memory of records (records.go) and of arrays, each in one call from Go. */
+/* Releases of the C memory of records (records.go) and of arrays, each in one call from Go,
+ * and the blocks given to a tensor map or a block. */
 #include <stdlib.h>
 
 #include "mtsgo.h"
@@ -9,6 +10,20 @@ void mtsgo_array_release(struct mts_array_t *array) {
 }
 
 void mtsgo_block_record_free(struct mts_block_t *record) {
+    mtsgo_handle_end(&record->record);
     free((void *)record->gradients);
     free(record);
+}
+
+void mtsgo_tensormap_record_free(struct mts_tensormap_t *record) {
+    mtsgo_handle_end(&record->record);
+    free((void *)record->info_keys);
+    free(record);
+}
+
+void mtsgo_blocks_given(struct mts_block_t *const *blocks, uintptr_t count) {
+    for (uintptr_t i = 0; i < count; i++) {
+        blocks[i]->held = 1;
+        mtsgo_handle_end(&blocks[i]->record);
+    }
 }

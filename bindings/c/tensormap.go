@@ -5,6 +5,7 @@ package main
 import "C"
 
 import (
+	"fmt"
 	"sync/atomic"
 	"unsafe"
 
@@ -39,8 +40,7 @@ func disposeTensorMapRecord(record *C.struct_mts_tensormap_t) {
 	for _, value := range object.values {
 		C.free(unsafe.Pointer(value))
 	}
-	C.free(unsafe.Pointer(record.info_keys))
-	C.free(unsafe.Pointer(record))
+	C.mtsgo_tensormap_record_free(record)
 }
 
 // tensorMapOf gives the Go object behind a tensor map record.
@@ -79,6 +79,9 @@ func implTensormap(keys *C.struct_mts_labels_t, blocks **C.struct_mts_block_t, c
 			return nil, core.Errorf(core.InvalidParameterError,
 				"got the same block more than once when constructing a tensor map")
 		}
+		if slot.held != 0 {
+			return nil, errHeldBlock(fmt.Sprintf("blocks[%d]", i))
+		}
 		slot.claimed = call
 	}
 	coreBlocks := make([]*core.Block, len(slots))
@@ -90,6 +93,9 @@ func implTensormap(keys *C.struct_mts_labels_t, blocks **C.struct_mts_block_t, c
 		if coreBlocks[i], err = blockOf(slot); err != nil {
 			return nil, err
 		}
+	}
+	if len(slots) > 0 {
+		C.mtsgo_blocks_given(&slots[0], C.uintptr_t(len(slots)))
 	}
 	for i := range slots {
 		slots[i] = nil

@@ -35,7 +35,8 @@ const struct mts_labels_t *mts_labels(const char *const *dimensions, uintptr_t d
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: names can not be NULL");
         return NULL;
     }
-    return mtsgo_c_labels(dimensions, dimensions_count, array);
+    const struct mts_labels_t *result = mtsgo_c_labels(dimensions, dimensions_count, array);
+    return mtsgo_handle_of_result(result);
 }
 
 const struct mts_labels_t *mtsgo_c_labels_assume_unique(const char *const *names, uintptr_t names_count, struct mts_array_t array);
@@ -46,7 +47,8 @@ const struct mts_labels_t *mts_labels_assume_unique(const char *const *names, ui
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: names can not be NULL");
         return NULL;
     }
-    return mtsgo_c_labels_assume_unique(names, names_count, array);
+    const struct mts_labels_t *result = mtsgo_c_labels_assume_unique(names, names_count, array);
+    return mtsgo_handle_of_result(result);
 }
 
 mts_status_t mtsgo_c_labels_dimensions(const struct mts_labels_t *labels, const char *const **names, uintptr_t *count);
@@ -61,7 +63,11 @@ mts_status_t mts_labels_dimensions(const struct mts_labels_t *labels, const char
     if (count == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for count");
     }
-    return mtsgo_c_labels_dimensions(labels, names, count);
+    const struct mts_labels_t *labels_record = mtsgo_record_of(labels, MTSGO_LABELS_MAGIC, "labels");
+    if (labels_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_c_labels_dimensions(labels_record, names, count);
 }
 
 mts_status_t mtsgo_c_labels_values(const struct mts_labels_t *labels, struct mts_array_t *array);
@@ -73,7 +79,11 @@ mts_status_t mts_labels_values(const struct mts_labels_t *labels, struct mts_arr
     if (array == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for array");
     }
-    return mtsgo_c_labels_values(labels, array);
+    const struct mts_labels_t *labels_record = mtsgo_record_of(labels, MTSGO_LABELS_MAGIC, "labels");
+    if (labels_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_c_labels_values(labels_record, array);
 }
 
 mts_status_t mtsgo_c_labels_values_cpu(const struct mts_labels_t *labels, const int32_t **values, uintptr_t *count, uintptr_t *size);
@@ -91,7 +101,11 @@ mts_status_t mts_labels_values_cpu(const struct mts_labels_t *labels, const int3
     if (size == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for size");
     }
-    return mtsgo_c_labels_values_cpu(labels, values, count, size);
+    const struct mts_labels_t *labels_record = mtsgo_record_of(labels, MTSGO_LABELS_MAGIC, "labels");
+    if (labels_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_c_labels_values_cpu(labels_record, values, count, size);
 }
 
 mts_status_t mts_labels_position(const struct mts_labels_t *labels, const int32_t *values, uintptr_t values_count, int64_t *result) {
@@ -104,7 +118,11 @@ mts_status_t mts_labels_position(const struct mts_labels_t *labels, const int32_
     if (result == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for result");
     }
-    return mtsgo_labels_position((struct mts_labels_t *)labels, (int32_t *)values, values_count, result);
+    const struct mts_labels_t *labels_record = mtsgo_record_of(labels, MTSGO_LABELS_MAGIC, "labels");
+    if (labels_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_labels_position((struct mts_labels_t *)labels_record, (int32_t *)values, values_count, result);
 }
 
 const struct mts_labels_t *mtsgo_c_labels_clone(const struct mts_labels_t *labels);
@@ -114,7 +132,12 @@ const struct mts_labels_t *mts_labels_clone(const struct mts_labels_t *labels) {
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for labels");
         return NULL;
     }
-    return mtsgo_c_labels_clone(labels);
+    const struct mts_labels_t *labels_record = mtsgo_record_of(labels, MTSGO_LABELS_MAGIC, "labels");
+    if (labels_record == NULL) {
+        return NULL;
+    }
+    const struct mts_labels_t *result = mtsgo_c_labels_clone(labels_record);
+    return mtsgo_handle_of_result(result);
 }
 
 mts_status_t mts_labels_union(const struct mts_labels_t *first, const struct mts_labels_t *second, const struct mts_labels_t **result, int64_t *first_mapping, uintptr_t first_mapping_count, int64_t *second_mapping, uintptr_t second_mapping_count) {
@@ -127,7 +150,19 @@ mts_status_t mts_labels_union(const struct mts_labels_t *first, const struct mts
     if (result == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for result");
     }
-    return mtsgo_labels_union((struct mts_labels_t *)first, (struct mts_labels_t *)second, (struct mts_labels_t **)result, first_mapping, first_mapping_count, second_mapping, second_mapping_count);
+    const struct mts_labels_t *first_record = mtsgo_record_of(first, MTSGO_LABELS_MAGIC, "first");
+    if (first_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    const struct mts_labels_t *second_record = mtsgo_record_of(second, MTSGO_LABELS_MAGIC, "second");
+    if (second_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    mts_status_t status = mtsgo_labels_union((struct mts_labels_t *)first_record, (struct mts_labels_t *)second_record, (struct mts_labels_t **)result, first_mapping, first_mapping_count, second_mapping, second_mapping_count);
+    if (status == MTS_SUCCESS) {
+        status = mtsgo_give_handle((void **)result);
+    }
+    return status;
 }
 
 mts_status_t mts_labels_intersection(const struct mts_labels_t *first, const struct mts_labels_t *second, const struct mts_labels_t **result, int64_t *first_mapping, uintptr_t first_mapping_count, int64_t *second_mapping, uintptr_t second_mapping_count) {
@@ -140,7 +175,19 @@ mts_status_t mts_labels_intersection(const struct mts_labels_t *first, const str
     if (result == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for result");
     }
-    return mtsgo_labels_intersection((struct mts_labels_t *)first, (struct mts_labels_t *)second, (struct mts_labels_t **)result, first_mapping, first_mapping_count, second_mapping, second_mapping_count);
+    const struct mts_labels_t *first_record = mtsgo_record_of(first, MTSGO_LABELS_MAGIC, "first");
+    if (first_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    const struct mts_labels_t *second_record = mtsgo_record_of(second, MTSGO_LABELS_MAGIC, "second");
+    if (second_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    mts_status_t status = mtsgo_labels_intersection((struct mts_labels_t *)first_record, (struct mts_labels_t *)second_record, (struct mts_labels_t **)result, first_mapping, first_mapping_count, second_mapping, second_mapping_count);
+    if (status == MTS_SUCCESS) {
+        status = mtsgo_give_handle((void **)result);
+    }
+    return status;
 }
 
 mts_status_t mts_labels_difference(const struct mts_labels_t *first, const struct mts_labels_t *second, const struct mts_labels_t **result, int64_t *first_mapping, uintptr_t first_mapping_count) {
@@ -153,7 +200,19 @@ mts_status_t mts_labels_difference(const struct mts_labels_t *first, const struc
     if (result == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for result");
     }
-    return mtsgo_labels_difference((struct mts_labels_t *)first, (struct mts_labels_t *)second, (struct mts_labels_t **)result, first_mapping, first_mapping_count);
+    const struct mts_labels_t *first_record = mtsgo_record_of(first, MTSGO_LABELS_MAGIC, "first");
+    if (first_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    const struct mts_labels_t *second_record = mtsgo_record_of(second, MTSGO_LABELS_MAGIC, "second");
+    if (second_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    mts_status_t status = mtsgo_labels_difference((struct mts_labels_t *)first_record, (struct mts_labels_t *)second_record, (struct mts_labels_t **)result, first_mapping, first_mapping_count);
+    if (status == MTS_SUCCESS) {
+        status = mtsgo_give_handle((void **)result);
+    }
+    return status;
 }
 
 mts_status_t mts_labels_select(const struct mts_labels_t *labels, const struct mts_labels_t *selection, uint64_t *selected, uintptr_t *selected_count) {
@@ -169,7 +228,15 @@ mts_status_t mts_labels_select(const struct mts_labels_t *labels, const struct m
     if (selected_count == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for selected_count");
     }
-    return mtsgo_labels_select((struct mts_labels_t *)labels, (struct mts_labels_t *)selection, selected, selected_count);
+    const struct mts_labels_t *labels_record = mtsgo_record_of(labels, MTSGO_LABELS_MAGIC, "labels");
+    if (labels_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    const struct mts_labels_t *selection_record = mtsgo_record_of(selection, MTSGO_LABELS_MAGIC, "selection");
+    if (selection_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_labels_select((struct mts_labels_t *)labels_record, (struct mts_labels_t *)selection_record, selected, selected_count);
 }
 
 mts_status_t mtsgo_c_labels_free(const struct mts_labels_t *labels);
@@ -178,7 +245,11 @@ mts_status_t mts_labels_free(const struct mts_labels_t *labels) {
     if (labels == NULL) {
         return MTS_SUCCESS;
     }
-    return mtsgo_c_labels_free(labels);
+    const struct mts_labels_t *labels_record = mtsgo_record_of(labels, MTSGO_LABELS_MAGIC, "labels");
+    if (labels_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_c_labels_free(labels_record);
 }
 
 mts_status_t mts_register_data_origin(const char *name, mts_data_origin_t *origin) {
@@ -216,7 +287,25 @@ struct mts_block_t *mts_block(struct mts_array_t data, const struct mts_labels_t
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for components");
         return NULL;
     }
-    return mtsgo_c_block(data, samples, components, components_count, properties);
+    const struct mts_labels_t *samples_record = mtsgo_record_of(samples, MTSGO_LABELS_MAGIC, "samples");
+    if (samples_record == NULL) {
+        mtsgo_array_destroy(&data);
+        return NULL;
+    }
+    const struct mts_labels_t *properties_record = mtsgo_record_of(properties, MTSGO_LABELS_MAGIC, "properties");
+    if (properties_record == NULL) {
+        mtsgo_array_destroy(&data);
+        return NULL;
+    }
+    void *components_stack[MTSGO_RECORDS_ON_STACK];
+    void **components_record = components_stack;
+    if (!mtsgo_records_of((const void *const *)components, components_count, MTSGO_LABELS_MAGIC, "components", &components_record)) {
+        mtsgo_array_destroy(&data);
+        return NULL;
+    }
+    struct mts_block_t *result = mtsgo_c_block(data, samples_record, (const struct mts_labels_t *const *)components_record, components_count, properties_record);
+    mtsgo_records_done(NULL, components_record, components_stack, components_count);
+    return mtsgo_handle_of_result(result);
 }
 
 mts_status_t mtsgo_c_block_free(struct mts_block_t *block);
@@ -225,7 +314,11 @@ mts_status_t mts_block_free(struct mts_block_t *block) {
     if (block == NULL) {
         return MTS_SUCCESS;
     }
-    return mtsgo_c_block_free(block);
+    struct mts_block_t *block_record = mtsgo_record_of(block, MTSGO_BLOCK_MAGIC, "block");
+    if (block_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_c_block_free(block_record);
 }
 
 struct mts_block_t *mts_block_copy(const struct mts_block_t *block) {
@@ -233,7 +326,12 @@ struct mts_block_t *mts_block_copy(const struct mts_block_t *block) {
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
         return NULL;
     }
-    return (struct mts_block_t *)mtsgo_block_copy((struct mts_block_t *)block);
+    const struct mts_block_t *block_record = mtsgo_record_of(block, MTSGO_BLOCK_MAGIC, "block");
+    if (block_record == NULL) {
+        return NULL;
+    }
+    struct mts_block_t *result = mtsgo_block_copy((struct mts_block_t *)block_record);
+    return mtsgo_handle_of_result(result);
 }
 
 const struct mts_labels_t *mts_block_labels(const struct mts_block_t *block, uintptr_t axis) {
@@ -241,7 +339,12 @@ const struct mts_labels_t *mts_block_labels(const struct mts_block_t *block, uin
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
         return NULL;
     }
-    return (const struct mts_labels_t *)mtsgo_block_labels((struct mts_block_t *)block, axis);
+    const struct mts_block_t *block_record = mtsgo_record_of(block, MTSGO_BLOCK_MAGIC, "block");
+    if (block_record == NULL) {
+        return NULL;
+    }
+    const struct mts_labels_t *result = mtsgo_block_labels((struct mts_block_t *)block_record, axis);
+    return mtsgo_handle_of_result(result);
 }
 
 mts_status_t mts_block_gradient(struct mts_block_t *block, const char *parameter, struct mts_block_t **gradient) {
@@ -254,7 +357,15 @@ mts_status_t mts_block_gradient(struct mts_block_t *block, const char *parameter
     if (gradient == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for gradient");
     }
-    return mtsgo_block_gradient(block, (char *)parameter, gradient);
+    struct mts_block_t *block_record = mtsgo_record_of(block, MTSGO_BLOCK_MAGIC, "block");
+    if (block_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    mts_status_t status = mtsgo_block_gradient(block_record, (char *)parameter, gradient);
+    if (status == MTS_SUCCESS) {
+        status = mtsgo_give_handle((void **)gradient);
+    }
+    return status;
 }
 
 mts_status_t mts_block_data(struct mts_block_t *block, struct mts_array_t *data) {
@@ -264,7 +375,11 @@ mts_status_t mts_block_data(struct mts_block_t *block, struct mts_array_t *data)
     if (data == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for data");
     }
-    return mtsgo_block_data(block, data);
+    struct mts_block_t *block_record = mtsgo_record_of(block, MTSGO_BLOCK_MAGIC, "block");
+    if (block_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_block_data(block_record, data);
 }
 
 mts_status_t mts_block_add_gradient(struct mts_block_t *block, const char *parameter, struct mts_block_t *gradient) {
@@ -277,7 +392,15 @@ mts_status_t mts_block_add_gradient(struct mts_block_t *block, const char *param
     if (gradient == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for gradient");
     }
-    return mtsgo_block_add_gradient(block, (char *)parameter, gradient);
+    struct mts_block_t *block_record = mtsgo_record_of(block, MTSGO_BLOCK_MAGIC, "block");
+    if (block_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    struct mts_block_t *gradient_record = mtsgo_record_of(gradient, MTSGO_BLOCK_MAGIC, "gradient");
+    if (gradient_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_block_add_gradient(block_record, (char *)parameter, gradient_record);
 }
 
 mts_status_t mts_block_gradients_list(const struct mts_block_t *block, const char *const **parameters, uintptr_t *parameters_count) {
@@ -290,7 +413,11 @@ mts_status_t mts_block_gradients_list(const struct mts_block_t *block, const cha
     if (parameters_count == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for parameters_count");
     }
-    return mtsgo_block_gradients_list((struct mts_block_t *)block, (char ***)parameters, parameters_count);
+    const struct mts_block_t *block_record = mtsgo_record_of(block, MTSGO_BLOCK_MAGIC, "block");
+    if (block_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_block_gradients_list((struct mts_block_t *)block_record, (char ***)parameters, parameters_count);
 }
 
 mts_status_t mts_block_device(const struct mts_block_t *block, DLDevice *device) {
@@ -300,7 +427,11 @@ mts_status_t mts_block_device(const struct mts_block_t *block, DLDevice *device)
     if (device == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for device");
     }
-    return mtsgo_block_device((struct mts_block_t *)block, device);
+    const struct mts_block_t *block_record = mtsgo_record_of(block, MTSGO_BLOCK_MAGIC, "block");
+    if (block_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_block_device((struct mts_block_t *)block_record, device);
 }
 
 mts_status_t mts_block_dtype(const struct mts_block_t *block, DLDataType *dtype) {
@@ -310,7 +441,11 @@ mts_status_t mts_block_dtype(const struct mts_block_t *block, DLDataType *dtype)
     if (dtype == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for dtype");
     }
-    return mtsgo_block_dtype((struct mts_block_t *)block, dtype);
+    const struct mts_block_t *block_record = mtsgo_record_of(block, MTSGO_BLOCK_MAGIC, "block");
+    if (block_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_block_dtype((struct mts_block_t *)block_record, dtype);
 }
 
 struct mts_tensormap_t *mts_tensormap(const struct mts_labels_t *keys, struct mts_block_t **blocks, uintptr_t blocks_count) {
@@ -322,14 +457,29 @@ struct mts_tensormap_t *mts_tensormap(const struct mts_labels_t *keys, struct mt
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for blocks");
         return NULL;
     }
-    return (struct mts_tensormap_t *)mtsgo_tensormap((struct mts_labels_t *)keys, blocks, blocks_count);
+    const struct mts_labels_t *keys_record = mtsgo_record_of(keys, MTSGO_LABELS_MAGIC, "keys");
+    if (keys_record == NULL) {
+        return NULL;
+    }
+    void *blocks_stack[MTSGO_RECORDS_ON_STACK];
+    void **blocks_record = blocks_stack;
+    if (!mtsgo_records_of((const void *const *)blocks, blocks_count, MTSGO_BLOCK_MAGIC, "blocks", &blocks_record)) {
+        return NULL;
+    }
+    struct mts_tensormap_t *result = mtsgo_tensormap((struct mts_labels_t *)keys_record, (struct mts_block_t **)blocks_record, blocks_count);
+    mtsgo_records_done((void **)blocks, blocks_record, blocks_stack, blocks_count);
+    return mtsgo_handle_of_result(result);
 }
 
 mts_status_t mts_tensormap_free(struct mts_tensormap_t *tensor) {
     if (tensor == NULL) {
         return MTS_SUCCESS;
     }
-    return mtsgo_tensormap_free(tensor);
+    struct mts_tensormap_t *tensor_record = mtsgo_record_of(tensor, MTSGO_TENSORMAP_MAGIC, "tensor");
+    if (tensor_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_tensormap_free(tensor_record);
 }
 
 struct mts_tensormap_t *mts_tensormap_copy(const struct mts_tensormap_t *tensor) {
@@ -337,7 +487,12 @@ struct mts_tensormap_t *mts_tensormap_copy(const struct mts_tensormap_t *tensor)
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
         return NULL;
     }
-    return (struct mts_tensormap_t *)mtsgo_tensormap_copy((struct mts_tensormap_t *)tensor);
+    const struct mts_tensormap_t *tensor_record = mtsgo_record_of(tensor, MTSGO_TENSORMAP_MAGIC, "tensor");
+    if (tensor_record == NULL) {
+        return NULL;
+    }
+    struct mts_tensormap_t *result = mtsgo_tensormap_copy((struct mts_tensormap_t *)tensor_record);
+    return mtsgo_handle_of_result(result);
 }
 
 const struct mts_labels_t *mts_tensormap_keys(const struct mts_tensormap_t *tensor) {
@@ -345,7 +500,12 @@ const struct mts_labels_t *mts_tensormap_keys(const struct mts_tensormap_t *tens
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
         return NULL;
     }
-    return (const struct mts_labels_t *)mtsgo_tensormap_keys((struct mts_tensormap_t *)tensor);
+    const struct mts_tensormap_t *tensor_record = mtsgo_record_of(tensor, MTSGO_TENSORMAP_MAGIC, "tensor");
+    if (tensor_record == NULL) {
+        return NULL;
+    }
+    const struct mts_labels_t *result = mtsgo_tensormap_keys((struct mts_tensormap_t *)tensor_record);
+    return mtsgo_handle_of_result(result);
 }
 
 mts_status_t mts_tensormap_block_by_id(struct mts_tensormap_t *tensor, struct mts_block_t **block, uintptr_t index) {
@@ -355,7 +515,15 @@ mts_status_t mts_tensormap_block_by_id(struct mts_tensormap_t *tensor, struct mt
     if (block == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
     }
-    return mtsgo_tensormap_block_by_id(tensor, block, index);
+    struct mts_tensormap_t *tensor_record = mtsgo_record_of(tensor, MTSGO_TENSORMAP_MAGIC, "tensor");
+    if (tensor_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    mts_status_t status = mtsgo_tensormap_block_by_id(tensor_record, block, index);
+    if (status == MTS_SUCCESS) {
+        status = mtsgo_give_handle((void **)block);
+    }
+    return status;
 }
 
 struct mts_tensormap_t *mts_tensormap_keys_to_properties(const struct mts_tensormap_t *tensor, const struct mts_labels_t *keys_to_move, struct mts_array_t fill_value, bool sort_samples) {
@@ -369,7 +537,18 @@ struct mts_tensormap_t *mts_tensormap_keys_to_properties(const struct mts_tensor
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for keys_to_move");
         return NULL;
     }
-    return (struct mts_tensormap_t *)mtsgo_tensormap_keys_to_properties((struct mts_tensormap_t *)tensor, (struct mts_labels_t *)keys_to_move, fill_value, sort_samples);
+    const struct mts_tensormap_t *tensor_record = mtsgo_record_of(tensor, MTSGO_TENSORMAP_MAGIC, "tensor");
+    if (tensor_record == NULL) {
+        mtsgo_array_destroy(&fill_value);
+        return NULL;
+    }
+    const struct mts_labels_t *keys_to_move_record = mtsgo_record_of(keys_to_move, MTSGO_LABELS_MAGIC, "keys_to_move");
+    if (keys_to_move_record == NULL) {
+        mtsgo_array_destroy(&fill_value);
+        return NULL;
+    }
+    struct mts_tensormap_t *result = mtsgo_tensormap_keys_to_properties((struct mts_tensormap_t *)tensor_record, (struct mts_labels_t *)keys_to_move_record, fill_value, sort_samples);
+    return mtsgo_handle_of_result(result);
 }
 
 struct mts_tensormap_t *mts_tensormap_components_to_properties(const struct mts_tensormap_t *tensor, const char *const *dimensions, uintptr_t dimensions_count) {
@@ -381,7 +560,12 @@ struct mts_tensormap_t *mts_tensormap_components_to_properties(const struct mts_
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for dimensions");
         return NULL;
     }
-    return (struct mts_tensormap_t *)mtsgo_tensormap_components_to_properties((struct mts_tensormap_t *)tensor, (char **)dimensions, dimensions_count);
+    const struct mts_tensormap_t *tensor_record = mtsgo_record_of(tensor, MTSGO_TENSORMAP_MAGIC, "tensor");
+    if (tensor_record == NULL) {
+        return NULL;
+    }
+    struct mts_tensormap_t *result = mtsgo_tensormap_components_to_properties((struct mts_tensormap_t *)tensor_record, (char **)dimensions, dimensions_count);
+    return mtsgo_handle_of_result(result);
 }
 
 struct mts_tensormap_t *mts_tensormap_keys_to_samples(const struct mts_tensormap_t *tensor, const struct mts_labels_t *keys_to_move, struct mts_array_t fill_value, bool sort_samples) {
@@ -395,7 +579,18 @@ struct mts_tensormap_t *mts_tensormap_keys_to_samples(const struct mts_tensormap
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for keys_to_move");
         return NULL;
     }
-    return (struct mts_tensormap_t *)mtsgo_tensormap_keys_to_samples((struct mts_tensormap_t *)tensor, (struct mts_labels_t *)keys_to_move, fill_value, sort_samples);
+    const struct mts_tensormap_t *tensor_record = mtsgo_record_of(tensor, MTSGO_TENSORMAP_MAGIC, "tensor");
+    if (tensor_record == NULL) {
+        mtsgo_array_destroy(&fill_value);
+        return NULL;
+    }
+    const struct mts_labels_t *keys_to_move_record = mtsgo_record_of(keys_to_move, MTSGO_LABELS_MAGIC, "keys_to_move");
+    if (keys_to_move_record == NULL) {
+        mtsgo_array_destroy(&fill_value);
+        return NULL;
+    }
+    struct mts_tensormap_t *result = mtsgo_tensormap_keys_to_samples((struct mts_tensormap_t *)tensor_record, (struct mts_labels_t *)keys_to_move_record, fill_value, sort_samples);
+    return mtsgo_handle_of_result(result);
 }
 
 mts_status_t mts_tensormap_set_info(struct mts_tensormap_t *tensor, const char *key, const char *value) {
@@ -408,7 +603,11 @@ mts_status_t mts_tensormap_set_info(struct mts_tensormap_t *tensor, const char *
     if (value == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for value");
     }
-    return mtsgo_tensormap_set_info(tensor, (char *)key, (char *)value);
+    struct mts_tensormap_t *tensor_record = mtsgo_record_of(tensor, MTSGO_TENSORMAP_MAGIC, "tensor");
+    if (tensor_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_tensormap_set_info(tensor_record, (char *)key, (char *)value);
 }
 
 mts_status_t mts_tensormap_get_info(const struct mts_tensormap_t *tensor, const char *key, const char **value) {
@@ -421,7 +620,11 @@ mts_status_t mts_tensormap_get_info(const struct mts_tensormap_t *tensor, const 
     if (value == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for value");
     }
-    return mtsgo_tensormap_get_info((struct mts_tensormap_t *)tensor, (char *)key, (char **)value);
+    const struct mts_tensormap_t *tensor_record = mtsgo_record_of(tensor, MTSGO_TENSORMAP_MAGIC, "tensor");
+    if (tensor_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_tensormap_get_info((struct mts_tensormap_t *)tensor_record, (char *)key, (char **)value);
 }
 
 mts_status_t mts_tensormap_info_keys(const struct mts_tensormap_t *tensor, const char *const **keys, uintptr_t *keys_count) {
@@ -434,7 +637,11 @@ mts_status_t mts_tensormap_info_keys(const struct mts_tensormap_t *tensor, const
     if (keys_count == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for keys_count");
     }
-    return mtsgo_tensormap_info_keys((struct mts_tensormap_t *)tensor, (char ***)keys, keys_count);
+    const struct mts_tensormap_t *tensor_record = mtsgo_record_of(tensor, MTSGO_TENSORMAP_MAGIC, "tensor");
+    if (tensor_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_tensormap_info_keys((struct mts_tensormap_t *)tensor_record, (char ***)keys, keys_count);
 }
 
 mts_status_t mts_tensormap_device(const struct mts_tensormap_t *tensor, DLDevice *device) {
@@ -444,7 +651,11 @@ mts_status_t mts_tensormap_device(const struct mts_tensormap_t *tensor, DLDevice
     if (device == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for device");
     }
-    return mtsgo_tensormap_device((struct mts_tensormap_t *)tensor, device);
+    const struct mts_tensormap_t *tensor_record = mtsgo_record_of(tensor, MTSGO_TENSORMAP_MAGIC, "tensor");
+    if (tensor_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_tensormap_device((struct mts_tensormap_t *)tensor_record, device);
 }
 
 mts_status_t mts_tensormap_dtype(const struct mts_tensormap_t *tensor, DLDataType *dtype) {
@@ -454,7 +665,11 @@ mts_status_t mts_tensormap_dtype(const struct mts_tensormap_t *tensor, DLDataTyp
     if (dtype == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for dtype");
     }
-    return mtsgo_tensormap_dtype((struct mts_tensormap_t *)tensor, dtype);
+    const struct mts_tensormap_t *tensor_record = mtsgo_record_of(tensor, MTSGO_TENSORMAP_MAGIC, "tensor");
+    if (tensor_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_tensormap_dtype((struct mts_tensormap_t *)tensor_record, dtype);
 }
 
 const struct mts_labels_t *mts_labels_load(const char *path) {
@@ -462,7 +677,8 @@ const struct mts_labels_t *mts_labels_load(const char *path) {
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for path");
         return NULL;
     }
-    return (const struct mts_labels_t *)mtsgo_labels_load((char *)path);
+    const struct mts_labels_t *result = mtsgo_labels_load((char *)path);
+    return mtsgo_handle_of_result(result);
 }
 
 const struct mts_labels_t *mts_labels_load_buffer(const uint8_t *buffer, uintptr_t buffer_count) {
@@ -470,7 +686,8 @@ const struct mts_labels_t *mts_labels_load_buffer(const uint8_t *buffer, uintptr
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer");
         return NULL;
     }
-    return (const struct mts_labels_t *)mtsgo_labels_load_buffer((uint8_t *)buffer, buffer_count);
+    const struct mts_labels_t *result = mtsgo_labels_load_buffer((uint8_t *)buffer, buffer_count);
+    return mtsgo_handle_of_result(result);
 }
 
 mts_status_t mts_labels_save(const char *path, const struct mts_labels_t *labels) {
@@ -480,7 +697,11 @@ mts_status_t mts_labels_save(const char *path, const struct mts_labels_t *labels
     if (labels == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for labels");
     }
-    return mtsgo_labels_save((char *)path, (struct mts_labels_t *)labels);
+    const struct mts_labels_t *labels_record = mtsgo_record_of(labels, MTSGO_LABELS_MAGIC, "labels");
+    if (labels_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_labels_save((char *)path, (struct mts_labels_t *)labels_record);
 }
 
 mts_status_t mts_labels_save_buffer(uint8_t **buffer, uintptr_t *buffer_count, void *realloc_user_data, mts_realloc_buffer_t realloc, const struct mts_labels_t *labels) {
@@ -496,7 +717,11 @@ mts_status_t mts_labels_save_buffer(uint8_t **buffer, uintptr_t *buffer_count, v
     if (buffer_count == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for buffer_count");
     }
-    return mtsgo_labels_save_buffer(buffer, buffer_count, realloc_user_data, realloc, (struct mts_labels_t *)labels);
+    const struct mts_labels_t *labels_record = mtsgo_record_of(labels, MTSGO_LABELS_MAGIC, "labels");
+    if (labels_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_labels_save_buffer(buffer, buffer_count, realloc_user_data, realloc, (struct mts_labels_t *)labels_record);
 }
 
 struct mts_block_t *mts_block_load(const char *path, mts_create_array_callback_t create_array) {
@@ -508,7 +733,8 @@ struct mts_block_t *mts_block_load(const char *path, mts_create_array_callback_t
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for create_array");
         return NULL;
     }
-    return (struct mts_block_t *)mtsgo_block_load((char *)path, create_array);
+    struct mts_block_t *result = mtsgo_block_load((char *)path, create_array);
+    return mtsgo_handle_of_result(result);
 }
 
 struct mts_block_t *mts_block_load_buffer(const uint8_t *buffer, uintptr_t buffer_count, mts_create_array_callback_t create_array) {
@@ -520,7 +746,8 @@ struct mts_block_t *mts_block_load_buffer(const uint8_t *buffer, uintptr_t buffe
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for create_array");
         return NULL;
     }
-    return (struct mts_block_t *)mtsgo_block_load_buffer((uint8_t *)buffer, buffer_count, create_array);
+    struct mts_block_t *result = mtsgo_block_load_buffer((uint8_t *)buffer, buffer_count, create_array);
+    return mtsgo_handle_of_result(result);
 }
 
 mts_status_t mts_block_save(const char *path, const struct mts_block_t *block) {
@@ -530,7 +757,11 @@ mts_status_t mts_block_save(const char *path, const struct mts_block_t *block) {
     if (block == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
     }
-    return mtsgo_block_save((char *)path, (struct mts_block_t *)block);
+    const struct mts_block_t *block_record = mtsgo_record_of(block, MTSGO_BLOCK_MAGIC, "block");
+    if (block_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_block_save((char *)path, (struct mts_block_t *)block_record);
 }
 
 mts_status_t mts_block_save_buffer(uint8_t **buffer, uintptr_t *buffer_count, void *realloc_user_data, mts_realloc_buffer_t realloc, const struct mts_block_t *block) {
@@ -546,7 +777,11 @@ mts_status_t mts_block_save_buffer(uint8_t **buffer, uintptr_t *buffer_count, vo
     if (realloc == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: realloc callback can not be NULL in mts_block_save_buffer");
     }
-    return mtsgo_block_save_buffer(buffer, buffer_count, realloc_user_data, realloc, (struct mts_block_t *)block);
+    const struct mts_block_t *block_record = mtsgo_record_of(block, MTSGO_BLOCK_MAGIC, "block");
+    if (block_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_block_save_buffer(buffer, buffer_count, realloc_user_data, realloc, (struct mts_block_t *)block_record);
 }
 
 struct mts_tensormap_t *mts_tensormap_load(const char *path, mts_create_array_callback_t create_array) {
@@ -558,7 +793,8 @@ struct mts_tensormap_t *mts_tensormap_load(const char *path, mts_create_array_ca
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for create_array");
         return NULL;
     }
-    return (struct mts_tensormap_t *)mtsgo_tensormap_load((char *)path, create_array);
+    struct mts_tensormap_t *result = mtsgo_tensormap_load((char *)path, create_array);
+    return mtsgo_handle_of_result(result);
 }
 
 struct mts_tensormap_t *mts_tensormap_load_buffer(const uint8_t *buffer, uintptr_t buffer_count, mts_create_array_callback_t create_array) {
@@ -570,7 +806,8 @@ struct mts_tensormap_t *mts_tensormap_load_buffer(const uint8_t *buffer, uintptr
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for create_array");
         return NULL;
     }
-    return (struct mts_tensormap_t *)mtsgo_tensormap_load_buffer((uint8_t *)buffer, buffer_count, create_array);
+    struct mts_tensormap_t *result = mtsgo_tensormap_load_buffer((uint8_t *)buffer, buffer_count, create_array);
+    return mtsgo_handle_of_result(result);
 }
 
 mts_status_t mts_tensormap_save(const char *path, const struct mts_tensormap_t *tensor) {
@@ -580,7 +817,11 @@ mts_status_t mts_tensormap_save(const char *path, const struct mts_tensormap_t *
     if (tensor == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
     }
-    return mtsgo_tensormap_save((char *)path, (struct mts_tensormap_t *)tensor);
+    const struct mts_tensormap_t *tensor_record = mtsgo_record_of(tensor, MTSGO_TENSORMAP_MAGIC, "tensor");
+    if (tensor_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_tensormap_save((char *)path, (struct mts_tensormap_t *)tensor_record);
 }
 
 mts_status_t mts_tensormap_save_buffer(uint8_t **buffer, uintptr_t *buffer_count, void *realloc_user_data, mts_realloc_buffer_t realloc, const struct mts_tensormap_t *tensor) {
@@ -596,5 +837,9 @@ mts_status_t mts_tensormap_save_buffer(uint8_t **buffer, uintptr_t *buffer_count
     if (realloc == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: realloc callback can not be NULL in mts_tensormap_save_buffer");
     }
-    return mtsgo_tensormap_save_buffer(buffer, buffer_count, realloc_user_data, realloc, (struct mts_tensormap_t *)tensor);
+    const struct mts_tensormap_t *tensor_record = mtsgo_record_of(tensor, MTSGO_TENSORMAP_MAGIC, "tensor");
+    if (tensor_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_tensormap_save_buffer(buffer, buffer_count, realloc_user_data, realloc, (struct mts_tensormap_t *)tensor_record);
 }

@@ -286,9 +286,12 @@ func (b *body) declare(f *jen.File, params, results, code []jen.Code) {
 	f.Func().Id(name).Params(params...).Params(results...).Block(code...)
 }
 
-// records are the functions giving C the record of a core object; borrowed labels are
-// shared (a new reference to the holder's labels), other objects get their record.
+// records are the functions giving C the record of a core object.
 var records = map[string]string{"*ArrayLabels": "adoptLabels", "*Block": "blockRecordOf", "*TensorMap": "newTensorMapRecord"}
+
+// lentRecords replace records for objects a holder lends: borrowed labels are shared (a new
+// reference to the holder's labels), a borrowed block is marked as held by its owner.
+var lentRecords = map[string]string{"adoptLabels": "shareLabels", "blockRecordOf": "borrowedBlockRecord"}
 
 // store gives the statements writing one core result (of type got) to the output p, or for
 // the returned object (p nil) the expression of the record to return.
@@ -311,8 +314,11 @@ func (b *body) store(p *spec.Param, got string, value *jen.Statement) ([]jen.Cod
 			return nil, mismatch
 		}
 		borrowed := b.borrowed || (p != nil && p.ValidUntil != "")
-		if record == "adoptLabels" && borrowed {
-			return assign(jen.Id("shareLabels").Call(value)), nil
+		if borrowed {
+			// Borrowed labels are shared; a borrowed block is marked as held by its owner.
+			if lent, ok := lentRecords[record]; ok {
+				record = lent
+			}
 		}
 		return assign(jen.Id(record).Call(value)), nil
 	case spec.KindStruct:

@@ -272,59 +272,136 @@ func cWrappers(api *spec.API, m *Mapping) []byte {
 			fmt.Fprintf(&b, "\n%s;\n", cname.CFunction(cname.CBody(fn.Name), &fn.Returns, fn.Params))
 		}
 		fmt.Fprintf(&b, "\n%s {\n", cname.CFunction(fn.Name, &fn.Returns, fn.Params))
-		// mtsgo_fail returns its status, so status functions return it directly.
-		fail, failure := "return mtsgo_fail", ""
+		w := wrapper{b: &b, fn: fn}
 		if fn.Returns.Convention == "object" {
-			fail, failure = "mtsgo_fail", "        return NULL;\n"
+			w.failure = "        return NULL;\n"
 		}
-		var release []string
 		for _, p := range fn.Params {
 			if p.ConsumedOnError {
-				release = append(release, fmt.Sprintf("        %s(&%s);\n", cname.Trampoline(p.T.Vtable.Name, "destroy"), p.Name))
+				w.release = append(w.release, fmt.Sprintf("        %s(&%s);\n", cname.Trampoline(p.T.Vtable.Name, "destroy"), p.Name))
 			}
 		}
 		if o := api.FreeFunctionOf(fn); o != nil {
 			// Releasing NULL is a no-op, whatever the state of the core.
 			fmt.Fprintf(&b, "    if (%s == NULL) {\n        return MTS_SUCCESS;\n    }\n", fn.Params[0].Name)
 		}
-		var args []string
-		for _, p := range fn.Params {
-			if inC {
-				args = append(args, p.Name)
-			} else {
-				args = append(args, castForExport(p))
-			}
-		}
 		for _, p := range checkOrder(fn) {
-			cond := nullCondition(fn, p)
-			if cond == "" {
-				continue
+			if cond := nullCondition(fn, p); cond != "" {
+				message := p.NullMessage
+				if message == "" {
+					message = "got invalid NULL pointer for " + p.Name
+				}
+				w.fail(cond, fmt.Sprintf("mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, %q)", prefix+message))
 			}
-			message := p.NullMessage
-			if message == "" {
-				message = "got invalid NULL pointer for " + p.Name
-			}
-			fmt.Fprintf(&b, "    if (%s) {\n", cond)
-			b.WriteString(strings.Join(release, ""))
-			fmt.Fprintf(&b, "        %s(MTS_INVALID_PARAMETER_ERROR, %q);\n%s    }\n", fail, prefix+message, failure)
 		}
-		callee := cname.Export(fn.Name)
-		if inC {
-			callee = cname.CBody(fn.Name)
-		}
-		call := fmt.Sprintf("%s(%s)", callee, strings.Join(args, ", "))
-		switch {
-		case fn.Returns.Convention == "void":
-			fmt.Fprintf(&b, "    %s;\n}\n", call)
-		case inC:
-			fmt.Fprintf(&b, "    return %s;\n}\n", call)
-		case fn.Returns.Convention == "object":
-			fmt.Fprintf(&b, "    return (%s)%s;\n}\n", cname.CReturn(&fn.Returns), call)
-		default:
-			fmt.Fprintf(&b, "    return %s;\n}\n", call)
-		}
+		w.body(inC)
 	}
 	return []byte(b.String())
+}
+
+// wrapper writes the C function of one ABI function: the argument checks, the caller's
+// handles turned into records, the call of the body, and the records it gives turned into
+// handles.
+type wrapper struct {
+	b       *strings.Builder
+	fn      *spec.Function
+	release []string // what a failed check releases
+	failure string   // the statement returning a failure, after the error is recorded
+}
+
+// fail writes the check of a condition that fails the call with the error `record` records.
+func (w *wrapper) fail(condition, record string) {
+	fmt.Fprintf(w.b, "    if (%s) {\n", condition)
+	w.b.WriteString(strings.Join(w.release, ""))
+	switch {
+	case w.failure == "":
+		fmt.Fprintf(w.b, "        return %s;\n    }\n", record)
+	case strings.HasPrefix(record, "MTS_"):
+		// The error is recorded already: only the status was left to return.
+		fmt.Fprintf(w.b, "%s    }\n", w.failure)
+	default:
+		fmt.Fprintf(w.b, "        %s;\n%s    }\n", record, w.failure)
+	}
+}
+
+// objectArray tells whether a parameter is an input array of objects (handles).
+func objectArray(p *spec.Param) bool {
+	return p.T.Kind == spec.KindArray && p.Direction != "out" && p.T.Elem.Kind == spec.KindObject
+}
+
+func (w *wrapper) body(inC bool) {
+	fn := w.fn
+	// Single handles first: a failure after an array's records are copied would leak them.
+	argument := map[string]string{}
+	for _, p := range fn.Params {
+		if p.T.Kind == spec.KindObject && p.Direction == "in" {
+			record := cname.Record(p.Name)
+			fmt.Fprintf(w.b, "    %s = mtsgo_record_of(%s, %s, %q);\n", cname.Join(cname.CType(p), record), p.Name, cname.RecordKind(p.T.Object.Name), p.Name)
+			w.fail(record+" == NULL", "MTS_INVALID_PARAMETER_ERROR")
+			argument[p.Name] = record
+		}
+	}
+	var done []string
+	for _, p := range fn.Params {
+		if !objectArray(p) {
+			continue
+		}
+		// The records of an array of handles go in a copy: on the stack when short.
+		record, stack := cname.Record(p.Name), p.Name+"_stack"
+		fmt.Fprintf(w.b, "    void *%s[MTSGO_RECORDS_ON_STACK];\n    void **%s = %s;\n", stack, record, stack)
+		w.fail(fmt.Sprintf("!mtsgo_records_of((const void *const *)%s, %s, %s, %q, &%s)",
+			p.Name, p.Count[0], cname.RecordKind(p.T.Elem.Object.Name), p.Name, record), "MTS_INVALID_PARAMETER_ERROR")
+		// A mutable array's entries the body set to NULL (objects it took) are set to NULL in
+		// the caller's array too.
+		handles := "NULL"
+		if p.Mutable {
+			handles = "(void **)" + p.Name
+		}
+		done = append(done, fmt.Sprintf("    mtsgo_records_done(%s, %s, %s, %s);\n", handles, record, stack, p.Count[0]))
+		argument[p.Name] = "(" + cname.CType(p) + ")" + record
+	}
+	var args []string
+	for _, p := range fn.Params {
+		value, ok := argument[p.Name]
+		if !ok {
+			value = p.Name
+		}
+		if !inC {
+			value = castForExport(p, value)
+		}
+		args = append(args, value)
+	}
+	callee := cname.Export(fn.Name)
+	if inC {
+		callee = cname.CBody(fn.Name)
+	}
+	call := fmt.Sprintf("%s(%s)", callee, strings.Join(args, ", "))
+	switch fn.Returns.Convention {
+	case "void":
+		fmt.Fprintf(w.b, "    %s;\n}\n", call)
+		return
+	case "object":
+		fmt.Fprintf(w.b, "    %s = %s;\n", cname.Join(cname.CReturn(&fn.Returns), "result"), call)
+		w.b.WriteString(strings.Join(done, ""))
+		fmt.Fprintf(w.b, "    return mtsgo_handle_of_result(result);\n}\n")
+		return
+	}
+	var outputs []*spec.Param
+	for _, p := range fn.Params {
+		if p.T.Kind == spec.KindObject && p.Direction == "out" {
+			outputs = append(outputs, p)
+		}
+	}
+	if len(done) == 0 && len(outputs) == 0 {
+		fmt.Fprintf(w.b, "    return %s;\n}\n", call)
+		return
+	}
+	fmt.Fprintf(w.b, "    %s = %s;\n", cname.Join(cname.CReturn(&fn.Returns), "status"), call)
+	w.b.WriteString(strings.Join(done, ""))
+	for _, p := range outputs {
+		fmt.Fprintf(w.b, "    if (status == MTS_SUCCESS) {\n        status = mtsgo_give_handle((void **)%s);\n    }\n", p.Name)
+	}
+	w.b.WriteString("    return status;\n}\n")
 }
 
 // checkOrder lists the parameters in the order their argument checks run: the spec's
@@ -346,13 +423,13 @@ func checkOrder(fn *spec.Function) []*spec.Param {
 	return ordered
 }
 
-// castForExport passes a parameter to the unqualified prototype cgo exports.
-func castForExport(p *spec.Param) string {
+// castForExport passes the argument of a parameter to the unqualified prototype cgo exports.
+func castForExport(p *spec.Param, argument string) string {
 	spelling := cname.CType(p)
 	if bare := unqualified(spelling); bare != spelling {
-		return "(" + bare + ")" + p.Name
+		return "(" + bare + ")" + argument
 	}
-	return p.Name
+	return argument
 }
 
 // ---------------------------------------------------------------- trampolines

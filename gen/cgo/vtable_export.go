@@ -130,7 +130,7 @@ func shimsOf(b *strings.Builder, v *spec.Vtable, g goVtable, prefix string) {
 		var args []string
 		for i, p := range m.Params {
 			if p.T.Kind != spec.KindOpaque {
-				args = append(args, castForExport(p))
+				args = append(args, castForExport(p, p.Name))
 				continue
 			}
 			if i > 0 {

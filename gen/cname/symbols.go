@@ -30,3 +30,15 @@ func Trampoline(owner, member string) string {
 	}
 	return "mtsgo_" + owner + "_" + member
 }
+
+// RecordKind names the magic number of an object's records (mtsgo.h), which is also its kind
+// in the table of caller handles: tensormap gives MTSGO_TENSORMAP_MAGIC.
+func RecordKind(object string) string {
+	return "MTSGO_" + strings.ToUpper(object) + "_MAGIC"
+}
+
+// Record names the local variable of a wrapper holding the record behind the caller's handle
+// in parameter param.
+func Record(param string) string {
+	return param + "_record"
+}
