@@ -53,7 +53,7 @@ examples: lib headers
 
 # ---------------------------------------------------------------- tests
 
-test: go-test c-tests c-tests-leaks c-tests-reference abi-tests install-test reference-compare mts-compat
+test: go-test c-tests c-tests-leaks c-tests-valgrind c-tests-reference abi-tests install-test reference-compare mts-compat
 
 go-test:
 	$(GO) test ./...
@@ -67,7 +67,7 @@ include tests/reference/reference.mk
 include tests/mts_compat/compat.mk
 include bench/bench.mk
 $(MTS_C_TEST_BINS) $(MTS_C_TEST_PENDING_BINS): | lib headers
-$(MTS_LEAKS_SELFTEST) c-tests-leaks: | lib headers
+$(MTS_LEAKS_SELFTEST) c-tests-leaks c-tests-valgrind: | lib headers
 
 # The same C tests, pending ones included, against the reference library: this shows they
 # assert the reference's real behaviour.

@@ -43,7 +43,7 @@ void mtsgo_array_callback_failed(struct mts_array_t *array, const char *context)
  * then on, checked labels ask their array's origin first, which mtsgo_c_labels leaves to Go. */
 extern int mtsgo_labels_origin_asked;
 
-/* Releases what labels made in C and never seen by Go hold (mtsgo_c_labels_free). */
+/* Releases what labels made in C and never seen by Go hold (mtsgo_labels_unhold). */
 void mtsgo_fastpath_labels_dispose(struct mts_labels_t *labels);
 
 /* What compareArrays (internal/core) asks each array. */

@@ -10,8 +10,6 @@
 #include "_cgo_export.h"
 #include "fastpath.h"
 
-mts_status_t mtsgo_c_labels_free(const struct mts_labels_t *labels);
-
 /* Tells whether labels can be used by a block made in C: live, held by the caller, and with
  * an array of the caller's (Go's own arrays answer without a callback, so Go asks them). */
 static int plain_labels(const struct mts_labels_t *labels) {
@@ -146,14 +144,14 @@ struct mts_block_t *mtsgo_c_block(struct mts_array_t data, const struct mts_labe
     }
     block->values = data;
     block->device = asked.devices[0];
-    mtsgo_labels_acquire(go_samples);
+    mtsgo_labels_hold(go_samples);
     block->samples = go_samples;
     for (uintptr_t i = 0; i < count; i++) {
-        mtsgo_labels_acquire(go_components[i]);
+        mtsgo_labels_hold(go_components[i]);
         block->components[i] = go_components[i];
     }
     block->components_count = count;
-    mtsgo_labels_acquire(go_properties);
+    mtsgo_labels_hold(go_properties);
     block->properties = go_properties;
     block->record.magic = MTSGO_BLOCK_MAGIC;
     return block;
@@ -172,12 +170,12 @@ mts_status_t mtsgo_c_block_free(struct mts_block_t *block) {
     /* Go never saw it: release what it holds in the order Go's Block.Free does. */
     block->record.magic = MTSGO_FREED_MAGIC;
     mtsgo_array_destroy(&block->values);
-    mts_status_t status = mtsgo_c_labels_free(block->samples);
+    mts_status_t status = mtsgo_labels_unhold(block->samples);
     for (uintptr_t i = 0; i < block->components_count; i++) {
-        mts_status_t released = mtsgo_c_labels_free(block->components[i]);
+        mts_status_t released = mtsgo_labels_unhold(block->components[i]);
         status = status != MTS_SUCCESS ? status : released;
     }
-    mts_status_t released = mtsgo_c_labels_free(block->properties);
+    mts_status_t released = mtsgo_labels_unhold(block->properties);
     status = status != MTS_SUCCESS ? status : released;
     mtsgo_block_record_free(block);
     return status;

@@ -16,36 +16,44 @@ void mtsgo_labels_publish_values(struct mts_labels_t *labels, const int32_t *val
 }
 
 const struct mts_labels_t *mtsgo_c_labels_clone(const struct mts_labels_t *labels) {
-    struct mts_labels_t *shared = (struct mts_labels_t *)labels;
-    __atomic_add_fetch(&shared->references, 1, __ATOMIC_RELAXED);
+    mtsgo_labels_acquire((struct mts_labels_t *)labels);
     return labels;
 }
 
 uintptr_t mtsgo_labels_acquire(struct mts_labels_t *labels) {
+    __atomic_add_fetch(&labels->callers, 1, __ATOMIC_RELAXED);
     return __atomic_fetch_add(&labels->references, 1, __ATOMIC_ACQ_REL);
+}
+
+void mtsgo_labels_hold(struct mts_labels_t *labels) {
+    __atomic_add_fetch(&labels->references, 1, __ATOMIC_RELAXED);
+}
+
+mts_status_t mtsgo_labels_unhold(struct mts_labels_t *labels) {
+    if (__atomic_sub_fetch(&labels->references, 1, __ATOMIC_ACQ_REL) != 0) {
+        return MTS_SUCCESS;
+    }
+    if (__atomic_load_n(&labels->record.handle, __ATOMIC_ACQUIRE) != 0) {
+        return mtsgo_labels_release(labels);
+    }
+    /* Labels that Go never saw (made by a fast path) hold only C memory. */
+    mtsgo_fastpath_labels_dispose(labels);
+    return MTS_SUCCESS;
 }
 
 mts_status_t mtsgo_c_labels_free(const struct mts_labels_t *labels) {
     struct mts_labels_t *shared = (struct mts_labels_t *)labels;
     /* Labels a block or tensor map holds outlive their callers' references, with the same
      * handle: one more free than there were references is refused, not counted. */
-    uintptr_t references = __atomic_load_n(&shared->references, __ATOMIC_ACQUIRE);
+    uintptr_t callers = __atomic_load_n(&shared->callers, __ATOMIC_ACQUIRE);
     do {
-        if (references == 0) {
+        if (callers == 0) {
             return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR,
                               "invalid parameter: `labels` was freed already");
         }
-    } while (!__atomic_compare_exchange_n(&shared->references, &references, references - 1, 0,
+    } while (!__atomic_compare_exchange_n(&shared->callers, &callers, callers - 1, 0,
                                           __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
-    if (references != 1) {
-        return MTS_SUCCESS;
-    }
-    if (__atomic_load_n(&shared->record.handle, __ATOMIC_ACQUIRE) != 0) {
-        return mtsgo_labels_release(shared);
-    }
-    /* Labels that Go never saw (made by a fast path) hold only C memory. */
-    mtsgo_fastpath_labels_dispose(shared);
-    return MTS_SUCCESS;
+    return mtsgo_labels_unhold(shared);
 }
 
 mts_status_t mtsgo_c_labels_dimensions(const struct mts_labels_t *labels,

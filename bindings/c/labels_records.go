@@ -37,6 +37,7 @@ type labelsObject struct {
 func fillLabelsRecord(record *C.struct_mts_labels_t, labels *core.ArrayLabels, callerArray bool) {
 	object := &labelsObject{labels: labels}
 	record.references = 1
+	record.callers = 1
 	record.size = C.uintptr_t(labels.Size())
 	record.count = C.uintptr_t(labels.Count())
 	if !callerArray {

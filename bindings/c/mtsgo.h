@@ -95,7 +95,8 @@ void mtsgo_blocks_given(struct mts_block_t *const *blocks, uintptr_t count);
  * values are read) never cross into Go. */
 struct mts_labels_t {
     struct mtsgo_record record;
-    uintptr_t references;     /* atomic; the last mts_labels_free releases everything */
+    uintptr_t references;     /* atomic; C references: the last one releases everything */
+    uintptr_t callers;        /* atomic; those of C callers (mts_labels_free refuses past 0) */
     const char *const *names; /* one malloc'd block with the strings; NULL without dimensions */
     uintptr_t size;
     uintptr_t count;
@@ -117,9 +118,14 @@ struct mts_labels_t *mtsgo_labels_alloc(const char *const *names, uintptr_t size
 /* Frees the names and the record, nothing else. */
 void mtsgo_labels_dispose(struct mts_labels_t *labels);
 
-/* Adds a C reference to labels and gives the count before, which is 0 when the record must
- * take a core reference again (see labels_records.go). */
+/* Adds a caller's reference to labels and gives the C reference count before, which is 0
+ * when the record must take a core reference again (see labels_records.go). */
 uintptr_t mtsgo_labels_acquire(struct mts_labels_t *labels);
+
+/* Adds and drops a C reference that is not a caller's (a block made in C holds its labels);
+ * the last C reference releases the labels as mts_labels_free does. */
+void mtsgo_labels_hold(struct mts_labels_t *labels);
+mts_status_t mtsgo_labels_unhold(struct mts_labels_t *labels);
 
 /* Blocks and tensor maps are owned by one holder and changed only under the caller's own
  * synchronisation. Their records keep the string lists the ABI hands out. */

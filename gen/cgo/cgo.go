@@ -358,15 +358,21 @@ func (w *wrapper) body(inC bool) {
 			handles = "(void **)" + p.Name
 		}
 		done = append(done, fmt.Sprintf("    mtsgo_records_done(%s, %s, %s, %s);\n", handles, record, stack, p.Count[0]))
-		argument[p.Name] = "(" + cname.CType(p) + ")" + record
+		spelling := cname.CType(p)
+		if !inC {
+			spelling = unqualified(spelling)
+		}
+		argument[p.Name] = "(" + spelling + ")" + record
 	}
 	var args []string
 	for _, p := range fn.Params {
 		value, ok := argument[p.Name]
-		if !ok {
+		switch {
+		case objectArray(p):
+		case !ok:
 			value = p.Name
-		}
-		if !inC {
+			fallthrough
+		case !inC:
 			value = castForExport(p, value)
 		}
 		args = append(args, value)

@@ -21,14 +21,19 @@ const struct mts_thing_t *mts_thing(const char *const *names, uintptr_t names_co
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: names can not be NULL");
         return NULL;
     }
-    return (const struct mts_thing_t *)mtsgo_thing((char **)names, names_count, array);
+    const struct mts_thing_t *result = mtsgo_thing((char **)names, names_count, array);
+    return mtsgo_handle_of_result(result);
 }
 
 mts_status_t mts_thing_free(const struct mts_thing_t *thing) {
     if (thing == NULL) {
         return MTS_SUCCESS;
     }
-    return mtsgo_thing_free((struct mts_thing_t *)thing);
+    const struct mts_thing_t *thing_record = mtsgo_record_of(thing, MTSGO_THING_MAGIC, "thing");
+    if (thing_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_thing_free((struct mts_thing_t *)thing_record);
 }
 
 mts_status_t mts_thing_view(const struct mts_thing_t *thing, const int32_t **values, uintptr_t *rows, uintptr_t *cols, const struct mts_thing_t **result, int64_t *mapping, uintptr_t mapping_count, uint64_t *selected, uintptr_t *selected_count) {
@@ -53,7 +58,15 @@ mts_status_t mts_thing_view(const struct mts_thing_t *thing, const int32_t **val
     if (selected_count == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for selected_count");
     }
-    return mtsgo_thing_view((struct mts_thing_t *)thing, (int32_t **)values, rows, cols, (struct mts_thing_t **)result, mapping, mapping_count, selected, selected_count);
+    const struct mts_thing_t *thing_record = mtsgo_record_of(thing, MTSGO_THING_MAGIC, "thing");
+    if (thing_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    mts_status_t status = mtsgo_thing_view((struct mts_thing_t *)thing_record, (int32_t **)values, rows, cols, (struct mts_thing_t **)result, mapping, mapping_count, selected, selected_count);
+    if (status == MTS_SUCCESS) {
+        status = mtsgo_give_handle((void **)result);
+    }
+    return status;
 }
 
 struct mts_box_t *mts_box(const struct mts_thing_t *const *parts, uintptr_t parts_count, FixPair pair, bool flag) {
@@ -61,14 +74,25 @@ struct mts_box_t *mts_box(const struct mts_thing_t *const *parts, uintptr_t part
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for parts");
         return NULL;
     }
-    return (struct mts_box_t *)mtsgo_box((struct mts_thing_t **)parts, parts_count, pair, flag);
+    void *parts_stack[MTSGO_RECORDS_ON_STACK];
+    void **parts_record = parts_stack;
+    if (!mtsgo_records_of((const void *const *)parts, parts_count, MTSGO_THING_MAGIC, "parts", &parts_record)) {
+        return NULL;
+    }
+    struct mts_box_t *result = mtsgo_box((struct mts_thing_t **)parts_record, parts_count, pair, flag);
+    mtsgo_records_done(NULL, parts_record, parts_stack, parts_count);
+    return mtsgo_handle_of_result(result);
 }
 
 mts_status_t mts_box_free(const struct mts_box_t *box) {
     if (box == NULL) {
         return MTS_SUCCESS;
     }
-    return mtsgo_box_free((struct mts_box_t *)box);
+    const struct mts_box_t *box_record = mtsgo_record_of(box, MTSGO_BOX_MAGIC, "box");
+    if (box_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_box_free((struct mts_box_t *)box_record);
 }
 
 mts_status_t mts_box_take(struct mts_box_t **boxes, uintptr_t boxes_count, struct mts_box_t **first, const char *const **names, uintptr_t *names_count, struct FixOwner *owner, fix_id_t id, const char **text) {
@@ -87,7 +111,17 @@ mts_status_t mts_box_take(struct mts_box_t **boxes, uintptr_t boxes_count, struc
     if (owner == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for owner");
     }
-    return mtsgo_box_take(boxes, boxes_count, first, (char ***)names, names_count, owner, id, (char **)text);
+    void *boxes_stack[MTSGO_RECORDS_ON_STACK];
+    void **boxes_record = boxes_stack;
+    if (!mtsgo_records_of((const void *const *)boxes, boxes_count, MTSGO_BOX_MAGIC, "boxes", &boxes_record)) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    mts_status_t status = mtsgo_box_take((struct mts_box_t **)boxes_record, boxes_count, first, (char ***)names, names_count, owner, id, (char **)text);
+    mtsgo_records_done((void **)boxes, boxes_record, boxes_stack, boxes_count);
+    if (status == MTS_SUCCESS) {
+        status = mtsgo_give_handle((void **)first);
+    }
+    return status;
 }
 
 mts_status_t mts_box_save(uint8_t **buffer, uintptr_t *buffer_count, mts_fix_grow_t grow, char *name, uintptr_t name_size, const struct mts_box_t *box) {
@@ -106,5 +140,9 @@ mts_status_t mts_box_save(uint8_t **buffer, uintptr_t *buffer_count, mts_fix_gro
     if (name == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for name");
     }
-    return mtsgo_box_save(buffer, buffer_count, grow, name, name_size, (struct mts_box_t *)box);
+    const struct mts_box_t *box_record = mtsgo_record_of(box, MTSGO_BOX_MAGIC, "box");
+    if (box_record == NULL) {
+        return MTS_INVALID_PARAMETER_ERROR;
+    }
+    return mtsgo_box_save(buffer, buffer_count, grow, name, name_size, (struct mts_box_t *)box_record);
 }
