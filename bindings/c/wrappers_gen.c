@@ -18,13 +18,13 @@ const char *mts_version(void) {
 mts_status_t mtsgo_c_last_error(const char **message, const char **origin, void **data);
 
 mts_status_t mts_last_error(const char **message, const char **origin, void **data) {
-    return mtsgo_c_last_error((char **)message, (char **)origin, data);
+    return mtsgo_c_last_error(message, origin, data);
 }
 
 mts_status_t mtsgo_c_set_last_error(const char *message, const char *origin, void *data, void (*data_deleter)(void *data));
 
 mts_status_t mts_set_last_error(const char *message, const char *origin, void *data, void (*data_deleter)(void *data)) {
-    return mtsgo_c_set_last_error((char *)message, (char *)origin, data, data_deleter);
+    return mtsgo_c_set_last_error(message, origin, data, data_deleter);
 }
 
 const struct mts_labels_t *mtsgo_c_labels(const char *const *dimensions, uintptr_t dimensions_count, struct mts_array_t array);
@@ -35,7 +35,7 @@ const struct mts_labels_t *mts_labels(const char *const *dimensions, uintptr_t d
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: names can not be NULL");
         return NULL;
     }
-    const struct mts_labels_t *result = mtsgo_c_labels((char **)dimensions, dimensions_count, array);
+    const struct mts_labels_t *result = mtsgo_c_labels(dimensions, dimensions_count, array);
     return mtsgo_handle_of_result(result);
 }
 
@@ -47,7 +47,7 @@ const struct mts_labels_t *mts_labels_assume_unique(const char *const *names, ui
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: names can not be NULL");
         return NULL;
     }
-    const struct mts_labels_t *result = mtsgo_c_labels_assume_unique((char **)names, names_count, array);
+    const struct mts_labels_t *result = mtsgo_c_labels_assume_unique(names, names_count, array);
     return mtsgo_handle_of_result(result);
 }
 
@@ -67,7 +67,7 @@ mts_status_t mts_labels_dimensions(const struct mts_labels_t *labels, const char
     if (labels_record == NULL) {
         return MTS_INVALID_PARAMETER_ERROR;
     }
-    return mtsgo_c_labels_dimensions(labels_record, (char ***)names, count);
+    return mtsgo_c_labels_dimensions(labels_record, names, count);
 }
 
 mts_status_t mtsgo_c_labels_values(const struct mts_labels_t *labels, struct mts_array_t *array);
@@ -105,7 +105,7 @@ mts_status_t mts_labels_values_cpu(const struct mts_labels_t *labels, const int3
     if (labels_record == NULL) {
         return MTS_INVALID_PARAMETER_ERROR;
     }
-    return mtsgo_c_labels_values_cpu(labels_record, (int32_t **)values, count, size);
+    return mtsgo_c_labels_values_cpu(labels_record, values, count, size);
 }
 
 mts_status_t mts_labels_position(const struct mts_labels_t *labels, const int32_t *values, uintptr_t values_count, int64_t *result) {

@@ -367,12 +367,10 @@ func (w *wrapper) body(inC bool) {
 	var args []string
 	for _, p := range fn.Params {
 		value, ok := argument[p.Name]
-		switch {
-		case objectArray(p):
-		case !ok:
+		if !ok {
 			value = p.Name
-			fallthrough
-		case !inC:
+		}
+		if !inC && !objectArray(p) {
 			value = castForExport(p, value)
 		}
 		args = append(args, value)
