@@ -23,8 +23,12 @@
 #define CACHE_SIZE 64
 #define CACHE_REFILL 32
 
+/* Slots hold record addresses hidden (XORed with this), so that leak checkers, which look for
+ * pointers in memory, still report the objects a caller loses. */
+#define HIDDEN 0x5a5a5a5a5a5a5a5aull
+
 struct slot {
-    void *record;        /* atomic; NULL while the slot is free */
+    uintptr_t record;    /* atomic; the record's address, hidden; 0 while the slot is free */
     uint64_t kind;       /* the record's magic number */
     uint32_t generation; /* atomic; the generation of the handle that names the slot now */
 };
@@ -134,8 +138,8 @@ static void *lookup(const void *handle, uint64_t kind) {
         __atomic_load_n(&slot->generation, __ATOMIC_ACQUIRE) != value >> GENERATION_SHIFT) {
         return NULL;
     }
-    void *record = __atomic_load_n(&slot->record, __ATOMIC_ACQUIRE);
-    return record != NULL && slot->kind == kind ? record : NULL;
+    uintptr_t record = __atomic_load_n(&slot->record, __ATOMIC_ACQUIRE);
+    return record != 0 && slot->kind == kind ? (void *)(record ^ HIDDEN) : NULL;
 }
 
 static void reject(const char *argument, uint64_t kind) {
@@ -219,13 +223,13 @@ void *mtsgo_handle_of(struct mtsgo_record *record) {
     uint32_t index = cached[--cached_count];
     struct slot *slot = slot_at(index);
     slot->kind = record->magic;
-    __atomic_store_n(&slot->record, (void *)record, __ATOMIC_RELEASE);
+    __atomic_store_n(&slot->record, (uintptr_t)record ^ HIDDEN, __ATOMIC_RELEASE);
     handle = encode(index, __atomic_load_n(&slot->generation, __ATOMIC_RELAXED));
     uintptr_t none = 0;
     if (!__atomic_compare_exchange_n(&record->caller, &none, handle, 0, __ATOMIC_ACQ_REL,
                                      __ATOMIC_ACQUIRE)) {
         /* Another thread gave the record a handle first: use that one. */
-        __atomic_store_n(&slot->record, NULL, __ATOMIC_RELEASE);
+        __atomic_store_n(&slot->record, 0, __ATOMIC_RELEASE);
         cached[cached_count++] = index;
         return (void *)none;
     }
@@ -239,7 +243,7 @@ void mtsgo_handle_end(struct mtsgo_record *record) {
     }
     uint32_t index = (uint32_t)(((handle >> SLOT_SHIFT) & 0xffffffffu) - 1);
     struct slot *slot = slot_at(index);
-    __atomic_store_n(&slot->record, NULL, __ATOMIC_RELEASE);
+    __atomic_store_n(&slot->record, 0, __ATOMIC_RELEASE);
     uint32_t generation = (slot->generation + 1) & GENERATION_MASK;
     __atomic_store_n(&slot->generation, generation == 0 ? 1 : generation, __ATOMIC_RELEASE);
     if (cached_count == CACHE_SIZE) {
