@@ -69,11 +69,6 @@ func forgetGradientsList(record *C.struct_mts_block_t) {
 // blockOf gives the core block behind a record, making it for a block made by the fast path
 // (fastpath_block.c).
 func blockOf(record *C.struct_mts_block_t) (*core.Block, error) {
-	if recordKind(record.record.magic) != blockRecord {
-		// lookupRecord gives the error.
-		_, err := lookupRecord(&record.record, blockRecord)
-		return nil, err
-	}
 	handle := objectHandle(atomic.LoadUintptr(blockHandle(record)))
 	if handle == 0 {
 		if err := materializeBlocks([]*C.struct_mts_block_t{record}); err != nil {

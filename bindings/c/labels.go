@@ -14,11 +14,6 @@ import (
 // labelsOf gives the Go object behind a labels record, made now for labels that a fast path
 // made alone (fastpath_labels.c).
 func labelsOf(record *C.struct_mts_labels_t) (*labelsObject, error) {
-	if recordKind(record.record.magic) != labelsRecord {
-		// lookupRecord gives the error.
-		_, err := lookupRecord(&record.record, labelsRecord)
-		return nil, err
-	}
 	handle := objectHandle(atomic.LoadUintptr(recordHandle(record)))
 	if handle == 0 {
 		handle = materializeLabels(record)

@@ -41,8 +41,9 @@ const void *mtsgo_go_array_origin(void);
 int mtsgo_panic_printing_enabled(void);
 
 /* What C holds for each object: a handle into Go's table, never a Go pointer. `magic` tells
- * the kinds apart and catches most uses of a freed or foreign pointer. The labels, block and
- * tensor map issues add the C views that the ABI promises stay valid (names, values...). */
+ * the kinds apart (it is also the kind in the table of caller handles) and is cleared when the
+ * record is freed. The labels, block and tensor map records add the C views that the ABI
+ * promises stay valid (names, values...). */
 #define MTSGO_LABELS_MAGIC 0x4c4142454c53ull    /* "LABELS" */
 #define MTSGO_BLOCK_MAGIC 0x424c4f434bull       /* "BLOCK" */
 #define MTSGO_TENSORMAP_MAGIC 0x544d4150ull     /* "TMAP" */

@@ -45,11 +45,7 @@ func disposeTensorMapRecord(record *C.struct_mts_tensormap_t) {
 
 // tensorMapOf gives the Go object behind a tensor map record.
 func tensorMapOf(record *C.struct_mts_tensormap_t) (*tensorMapObject, error) {
-	value, err := lookupRecord(&record.record, tensorMapRecord)
-	if err != nil {
-		return nil, err
-	}
-	return value.(*tensorMapObject), nil
+	return objectHandle(record.record.handle).Value().(*tensorMapObject), nil
 }
 
 // tensorMapCalls numbers the calls to mts_tensormap.
@@ -70,10 +66,6 @@ func implTensormap(keys *C.struct_mts_labels_t, blocks **C.struct_mts_block_t, c
 	for i, slot := range slots {
 		if slot == nil {
 			return nil, core.Errorf(core.InvalidParameterError, "got invalid NULL pointer for blocks[%d]", i)
-		}
-		if recordKind(slot.record.magic) != blockRecord {
-			_, err := lookupRecord(&slot.record, blockRecord)
-			return nil, err
 		}
 		if slot.claimed == call {
 			return nil, core.Errorf(core.InvalidParameterError,
