@@ -61,6 +61,10 @@ int64_t mtsgo_compare_arrays(const struct mts_array_t *const *arrays, uintptr_t 
                              struct mtsgo_array_description *first,
                              struct mtsgo_array_description *other, int *failure);
 
+/* Destroys arrays[0..count), freeing the structs whose owned[i] is set (mtsgo_array_release)
+ * and zeroing the others. */
+void mtsgo_release_arrays(struct mts_array_t *const *arrays, const uint8_t *owned, uintptr_t count);
+
 /* Frees records[0..count) as mtsgo_block_record_free. */
 void mtsgo_release_batch(struct mts_block_t *const *records, uintptr_t count);
 

@@ -17,10 +17,9 @@ func (a *cArray) CompareArrays(count int, array func(i int) core.Array) (first, 
 	if C.mtsgo_fastpaths&C.MTSGO_FASTPATH_COMPARE == 0 {
 		return first, other, 0, false, nil
 	}
-	if C.mtsgo_fastpaths&C.MTSGO_FASTPATH_COMPARE == 0 {
-		return first, other, 0, false, nil
-	}
-	memory := C.malloc(C.size_t(uintptr(count) * unsafe.Sizeof(uintptr(0))))
+	// Zeroed: Go's write barrier reads the old value of every pointer stored in the list, and
+	// malloc's leftovers may look like pointers into the Go heap.
+	memory := C.calloc(C.size_t(count), C.size_t(unsafe.Sizeof(uintptr(0))))
 	if memory == nil {
 		return first, other, 0, false, nil
 	}

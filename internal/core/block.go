@@ -395,11 +395,11 @@ func (b *Block) FreeWith(r Releaser) {
 		r.DestroyArray(b.values)
 		b.values = nil
 	}
-	b.samples.Release()
+	r.ReleaseLabels(b.samples)
 	for _, component := range b.components {
-		component.Release()
+		r.ReleaseLabels(component)
 	}
-	b.properties.Release()
+	r.ReleaseLabels(b.properties)
 	b.samples, b.components, b.properties = nil, nil, nil
 	// Last: a binding may keep the values array in the record (the C library does).
 	b.view.releaseWith(r)
