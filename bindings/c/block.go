@@ -207,4 +207,3 @@ func implBlockGradientsList(record *C.struct_mts_block_t, parameters ***C.char, 
 	*count = record.gradients_count
 	return nil
 }
-

@@ -135,4 +135,3 @@ func implLabelsPosition(record *C.struct_mts_labels_t, values *C.int32_t, count 
 	*result = C.int64_t(position)
 	return nil
 }
-

@@ -18,4 +18,3 @@ func implRegisterDataOrigin(name *C.char, origin *C.mts_data_origin_t) error {
 	*origin = C.mts_data_origin_t(core.RegisterOrigin(text))
 	return nil
 }
-

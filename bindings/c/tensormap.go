@@ -184,4 +184,3 @@ func implTensormapInfoKeys(record *C.struct_mts_tensormap_t, keys ***C.char, cou
 	*count = record.info_keys_count
 	return nil
 }
-
