@@ -20,7 +20,7 @@ INCLUDE := $(BUILD)/include
 HEADERS := metatensor.h metatensor/dlpack/dlpack.h metatensor/version.h
 GO_SOURCES := $(shell find bindings/c internal -name '*.go' -o -name '*.c' -o -name '*.h' 2>/dev/null) go.mod go.sum
 
-.PHONY: all generate lib headers examples test go-test c-tests c-tests-reference abi-tests install-test \
+.PHONY: all generate lib headers examples test go-test c-tests c-tests-asan c-tests-reference abi-tests install-test \
         check-generated reference install clean
 
 all: generate lib headers examples
@@ -53,7 +53,7 @@ examples: lib headers
 
 # ---------------------------------------------------------------- tests
 
-test: go-test c-tests c-tests-leaks c-tests-valgrind c-tests-reference abi-tests install-test reference-compare mts-compat
+test: go-test c-tests c-tests-leaks c-tests-valgrind c-tests-asan c-tests-reference abi-tests install-test reference-compare mts-compat
 
 go-test:
 	$(GO) test ./...
@@ -68,6 +68,18 @@ include tests/mts_compat/compat.mk
 include bench/bench.mk
 $(MTS_C_TEST_BINS) $(MTS_C_TEST_PENDING_BINS): | lib headers
 $(MTS_LEAKS_SELFTEST) c-tests-leaks c-tests-valgrind: | lib headers
+
+# The C tests under AddressSanitizer, against a copy of the library built with `go build -asan`
+# (its C code instrumented too): any out-of-bounds or freed memory access by the tests or by
+# the library's C code fails the test. Leaks are c-tests-leaks' job.
+ASAN_BUILD := $(BUILD)/c-tests-asan
+c-tests-asan: headers
+	$(GO) build -asan -buildmode=c-shared -ldflags "-extldflags -Wl,-soname,libmetatensor.so" \
+		-o $(ASAN_BUILD)/lib/libmetatensor.so ./bindings/c
+	$(MAKE) --no-print-directory -f bindings/c/tests/tests.mk c-tests \
+		MTS_TEST_INCLUDE=$(INCLUDE) MTS_TEST_LIBDIR=$(abspath $(ASAN_BUILD)/lib) \
+		MTS_TEST_BUILD=$(ASAN_BUILD)/tests MTS_TEST_CFLAGS="-fsanitize=address -fno-omit-frame-pointer -g" \
+		MTS_TEST_RUNNER="env ASAN_OPTIONS=detect_leaks=0"
 
 # The same C tests, pending ones included, against the reference library: this shows they
 # assert the reference's real behaviour.
