@@ -14,7 +14,7 @@
  * an array of the caller's (Go's own arrays answer without a callback, so Go asks them). */
 static int plain_labels(const struct mts_labels_t *labels) {
     return labels != NULL && labels->record.magic == MTSGO_LABELS_MAGIC &&
-           __atomic_load_n(&labels->references, __ATOMIC_ACQUIRE) != 0 &&
+           MTSGO_REFERENCES(__atomic_load_n(&labels->references, __ATOMIC_ACQUIRE)) != 0 &&
            labels->array.device != NULL && labels->array.origin != mtsgo_go_array_origin();
 }
 

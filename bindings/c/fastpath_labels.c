@@ -78,8 +78,7 @@ static struct mts_labels_t *c_labels_record(const char *const *names, uintptr_t 
     labels->array = array;
     labels->size = size;
     labels->count = count;
-    labels->references = 1;
-    labels->callers = 1;
+    labels->references = MTSGO_CALLER_REFERENCE;
     labels->record.magic = MTSGO_LABELS_MAGIC;
     return labels;
 }

@@ -21,18 +21,16 @@ const struct mts_labels_t *mtsgo_c_labels_clone(const struct mts_labels_t *label
 }
 
 uintptr_t mtsgo_labels_acquire(struct mts_labels_t *labels) {
-    __atomic_add_fetch(&labels->callers, 1, __ATOMIC_RELAXED);
-    return __atomic_fetch_add(&labels->references, 1, __ATOMIC_ACQ_REL);
+    uint64_t before = __atomic_fetch_add(&labels->references, MTSGO_CALLER_REFERENCE, __ATOMIC_ACQ_REL);
+    return MTSGO_REFERENCES(before);
 }
 
 void mtsgo_labels_hold(struct mts_labels_t *labels) {
     __atomic_add_fetch(&labels->references, 1, __ATOMIC_RELAXED);
 }
 
-mts_status_t mtsgo_labels_unhold(struct mts_labels_t *labels) {
-    if (__atomic_sub_fetch(&labels->references, 1, __ATOMIC_ACQ_REL) != 0) {
-        return MTS_SUCCESS;
-    }
+/* Releases labels whose last C reference is gone. */
+static mts_status_t release_labels(struct mts_labels_t *labels) {
     if (__atomic_load_n(&labels->record.handle, __ATOMIC_ACQUIRE) != 0) {
         return mtsgo_labels_release(labels);
     }
@@ -41,19 +39,30 @@ mts_status_t mtsgo_labels_unhold(struct mts_labels_t *labels) {
     return MTS_SUCCESS;
 }
 
+mts_status_t mtsgo_labels_unhold(struct mts_labels_t *labels) {
+    if (MTSGO_REFERENCES(__atomic_sub_fetch(&labels->references, 1, __ATOMIC_ACQ_REL)) != 0) {
+        return MTS_SUCCESS;
+    }
+    return release_labels(labels);
+}
+
 mts_status_t mtsgo_c_labels_free(const struct mts_labels_t *labels) {
     struct mts_labels_t *shared = (struct mts_labels_t *)labels;
     /* Labels a block or tensor map holds outlive their callers' references, with the same
      * handle: one more free than there were references is refused, not counted. */
-    uintptr_t callers = __atomic_load_n(&shared->callers, __ATOMIC_ACQUIRE);
+    uint64_t references = __atomic_load_n(&shared->references, __ATOMIC_ACQUIRE);
     do {
-        if (callers == 0) {
+        if (MTSGO_CALLERS(references) == 0) {
             return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR,
                               "invalid parameter: `labels` was freed already");
         }
-    } while (!__atomic_compare_exchange_n(&shared->callers, &callers, callers - 1, 0,
+    } while (!__atomic_compare_exchange_n(&shared->references, &references,
+                                          references - MTSGO_CALLER_REFERENCE, 0,
                                           __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
-    return mtsgo_labels_unhold(shared);
+    if (MTSGO_REFERENCES(references) != 1) {
+        return MTS_SUCCESS;
+    }
+    return release_labels(shared);
 }
 
 mts_status_t mtsgo_c_labels_dimensions(const struct mts_labels_t *labels,

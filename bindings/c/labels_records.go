@@ -14,8 +14,9 @@ import (
 )
 
 // Labels records and the core's labels share one life. The record's C reference count counts
-// the C callers' references (clone and free change it in C alone); while it is above zero, the
-// record holds one reference to the core labels. Blocks and tensor maps hold their own core
+// the C callers' references (clone and free change it in C alone) and those of blocks made in
+// C (MTSGO_REFERENCES, mtsgo.h); while it is above zero, the record holds one reference to the
+// core labels. Blocks and tensor maps hold their own core
 // references, so labels they use outlive their callers' references, and hand the same record
 // out again (mts_block_labels, mts_tensormap_keys). The record goes when the core labels do
 // (through the labels' View).
@@ -36,8 +37,7 @@ type labelsObject struct {
 // reference, holding the labels' reference that the caller of this function gives it.
 func fillLabelsRecord(record *C.struct_mts_labels_t, labels *core.ArrayLabels, callerArray bool) {
 	object := &labelsObject{labels: labels}
-	record.references = 1
-	record.callers = 1
+	record.references = C.MTSGO_CALLER_REFERENCE
 	record.size = C.uintptr_t(labels.Size())
 	record.count = C.uintptr_t(labels.Count())
 	if !callerArray {
@@ -134,7 +134,7 @@ func mtsgo_labels_release(record *C.struct_mts_labels_t) (status C.mts_status_t)
 // dropCReference drops one C reference to materialized labels, as mts_labels_free does: the
 // last one lets go of the record's core reference.
 func dropCReference(record *C.struct_mts_labels_t, object *labelsObject) {
-	if atomic.AddUintptr((*uintptr)(unsafe.Pointer(&record.references)), ^uintptr(0)) == 0 {
+	if atomic.AddUint64((*uint64)(unsafe.Pointer(&record.references)), ^uint64(0))&0xffffffff == 0 {
 		object.labels.Release()
 	}
 }

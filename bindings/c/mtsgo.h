@@ -56,17 +56,26 @@ struct mtsgo_record {
 };
 
 /* C callers never see a record's address: they hold a handle naming a slot of a table and the
- * slot's generation (caller_handles.c), which ends when the object is freed or given away, so
+ * slot's generation (caller_handles.h), which ends when the object is freed or given away, so
  * that a stale, foreign or mistyped pointer is rejected without reading memory it may once
- * have named. The generated wrappers turn handles into records on the way in, and records
- * into handles on the way out. */
+ * have named. The generated wrappers turn handles into records on the way in
+ * (mtsgo_record_of), and records into handles on the way out. */
+#include "caller_handles.h"
 
-/* The record behind a caller's handle of the kind `kind` (a record magic number); NULL, with
- * an invalid-parameter error naming `argument`, for anything else. */
-void *mtsgo_record_of(const void *handle, uint64_t kind, const char *argument);
+/* mtsgo_handle_of for a record without a handle yet: makes one; NULL (error recorded) when
+ * out of memory. */
+void *mtsgo_handle_new(struct mtsgo_record *record);
 
-/* The handle of a record, made the first time; NULL (error recorded) when out of memory. */
-void *mtsgo_handle_of(struct mtsgo_record *record);
+/* The handle of a record, made the first time. */
+static inline void *mtsgo_handle_of(struct mtsgo_record *record) {
+    uintptr_t handle = __atomic_load_n(&record->caller, __ATOMIC_ACQUIRE);
+    return handle != 0 ? (void *)handle : mtsgo_handle_new(record);
+}
+
+/* The handle of a record a function returns (NULL for NULL). */
+static inline void *mtsgo_handle_of_result(const void *record) {
+    return record == NULL ? NULL : mtsgo_handle_of((struct mtsgo_record *)record);
+}
 
 /* Ends the handle of a record, when it has one: later uses of it are rejected. */
 void mtsgo_handle_end(struct mtsgo_record *record);
@@ -82,22 +91,25 @@ int mtsgo_records_of(const void *const *handles, uintptr_t count, uint64_t kind,
  * are set to NULL in `handles` too (when not NULL), and a malloc'd copy is freed. */
 void mtsgo_records_done(void **handles, void **records, void **stack, uintptr_t count);
 
-/* The handle of a record a function returns (NULL for NULL). */
-void *mtsgo_handle_of_result(const void *record);
-
 /* Replaces the record in *slot, an output, by its handle. */
 mts_status_t mtsgo_give_handle(void **slot);
 
 /* Marks blocks as belonging to a tensor map or a block from now on, and ends their handles. */
 void mtsgo_blocks_given(struct mts_block_t *const *blocks, uintptr_t count);
 
+/* The C references of labels, in one atomic word so that clone and free are one atomic
+ * operation each: every C reference in the low 32 bits, those of C callers among them (which
+ * mts_labels_free may drop, and no more) in the high 32 bits. */
+#define MTSGO_REFERENCES(word) ((word) & 0xffffffffu)
+#define MTSGO_CALLERS(word) ((word) >> 32)
+#define MTSGO_CALLER_REFERENCE (((uint64_t)1 << 32) | 1)
+
 /* Labels are shared (clone gives the same address) and immutable: the reference count and the
  * views below are read by C alone, so clone, free, dimensions, values and values_cpu (once the
  * values are read) never cross into Go. */
 struct mts_labels_t {
     struct mtsgo_record record;
-    uintptr_t references;     /* atomic; C references: the last one releases everything */
-    uintptr_t callers;        /* atomic; those of C callers (mts_labels_free refuses past 0) */
+    uint64_t references; /* atomic; C references (MTSGO_REFERENCES): the last one releases everything */
     const char *const *names; /* one malloc'd block with the strings; NULL without dimensions */
     uintptr_t size;
     uintptr_t count;
