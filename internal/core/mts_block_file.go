@@ -137,12 +137,12 @@ func gradientParameters(archive *zipArchive, prefix string) []string {
 	start := prefix + "gradients/"
 	var parameters []string
 	seen := make(map[string]bool)
-	for _, name := range archive.Names() {
-		rest, ok := strings.CutPrefix(name, start)
-		if !ok || !strings.HasSuffix(name, "/samples.npy") {
+	for _, index := range archive.WithPrefix(start) {
+		name := archive.entries[index].name
+		if !strings.HasSuffix(name, "/samples.npy") {
 			continue
 		}
-		parameter, _, _ := strings.Cut(rest, "/")
+		parameter, _, _ := strings.Cut(name[len(start):], "/")
 		if !seen[parameter] {
 			seen[parameter] = true
 			parameters = append(parameters, parameter)
