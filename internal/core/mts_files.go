@@ -259,15 +259,6 @@ func osError(err error) error {
 	return Errorf(IOError, "%v", err)
 }
 
-// readAllSized reads the size bytes of an entry whose size the archive already checked.
-func readAllSized(r io.Reader, size int64) ([]byte, error) {
-	data := make([]byte, size)
-	if _, err := io.ReadFull(r, data); err != nil {
-		return nil, readError(err)
-	}
-	return data, nil
-}
-
 // readError gives reading failures the I/O status; errors of the core keep theirs.
 func readError(err error) error {
 	var known *Error
