@@ -319,4 +319,3 @@ func TestCompressionRatioIsConfigurable(t *testing.T) {
 			"MTS_MAX_COMPRESSION_RATIO must be a whole number of at least 1, got '"+c.value+"'")
 	}
 }
-
