@@ -59,6 +59,16 @@ func deflatedEntry(t testing.TB, name string, data []byte, filler byte, mebibyte
 	}
 }
 
+// appendFields appends what local and central headers share, from the flags to the length
+// of the name.
+func (e bombEntry) appendFields(out []byte, name string) []byte {
+	le := binary.LittleEndian
+	out = le.AppendUint16(le.AppendUint16(out, 0), e.method)
+	out = le.AppendUint32(le.AppendUint32(out, 0x28210000), e.crc)
+	out = le.AppendUint32(le.AppendUint32(out, uint32(len(e.data))), uint32(e.size))
+	return le.AppendUint16(out, uint16(len(name)))
+}
+
 // bombArchive writes the entries, without zip64 records (sizes stay below 4 GiB).
 func bombArchive(entries []bombEntry) []byte {
 	var out []byte
@@ -70,16 +80,8 @@ func bombArchive(entries []bombEntry) []byte {
 			continue
 		}
 		offsets[i] = uint32(len(out))
-		out = le.AppendUint32(out, zipLocalSignature)
-		out = le.AppendUint16(out, 20)
-		out = le.AppendUint16(out, 0)
-		out = le.AppendUint16(out, entry.method)
-		out = le.AppendUint32(out, 0x28210000)
-		out = le.AppendUint32(out, entry.crc)
-		out = le.AppendUint32(out, uint32(len(entry.data)))
-		out = le.AppendUint32(out, uint32(entry.size))
-		out = le.AppendUint16(out, uint16(len(entry.name)))
-		out = le.AppendUint16(out, 0)
+		out = le.AppendUint16(le.AppendUint32(out, zipLocalSignature), 20)
+		out = le.AppendUint16(entry.appendFields(out, entry.name), 0) // no extra field
 		out = append(append(out, entry.name...), entry.data...)
 	}
 	directory := len(out)
@@ -88,15 +90,8 @@ func bombArchive(entries []bombEntry) []byte {
 		if entry.sharedWith >= 0 {
 			data = entries[entry.sharedWith]
 		}
-		out = le.AppendUint32(out, zipCentralSignature)
-		out = le.AppendUint32(out, 20<<16|20)
-		out = le.AppendUint16(out, 0)
-		out = le.AppendUint16(out, data.method)
-		out = le.AppendUint32(out, 0x28210000)
-		out = le.AppendUint32(out, data.crc)
-		out = le.AppendUint32(out, uint32(len(data.data)))
-		out = le.AppendUint32(out, uint32(data.size))
-		out = le.AppendUint16(out, uint16(len(entry.name)))
+		out = le.AppendUint32(le.AppendUint32(out, zipCentralSignature), 20<<16|20)
+		out = data.appendFields(out, entry.name)
 		out = append(out, make([]byte, 12)...) // extra, comment, disk, attributes
 		out = le.AppendUint32(out, offsets[i])
 		out = append(out, entry.name...)

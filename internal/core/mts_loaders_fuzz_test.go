@@ -46,31 +46,28 @@ func FuzzLoadPaths(f *testing.F) {
 	path := filepath.Join(f.TempDir(), "fuzz.mts")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		require.NoError(t, os.WriteFile(path, data, 0o600))
-		labels, fileErr := LoadLabelsFile(path)
-		labelsCopy, bufferErr := LoadLabelsBuffer(data)
-		requireSameOutcome(t, fileErr, bufferErr, len(data))
-		for _, loaded := range []*ArrayLabels{labels, labelsCopy} {
-			if loaded != nil {
-				loaded.Release()
-			}
-		}
-		block, fileErr := LoadBlockFile(path, boundedArrays(t, data))
-		blockCopy, bufferErr := LoadBlockBuffer(data, boundedArrays(t, data))
-		requireSameOutcome(t, fileErr, bufferErr, len(data))
-		for _, loaded := range []*Block{block, blockCopy} {
-			if loaded != nil {
-				loaded.Free()
-			}
-		}
-		tensor, fileErr := LoadTensorMapFile(path, boundedArrays(t, data))
-		tensorCopy, bufferErr := LoadTensorMapBuffer(data, boundedArrays(t, data))
-		requireSameOutcome(t, fileErr, bufferErr, len(data))
-		for _, loaded := range []*TensorMap{tensor, tensorCopy} {
-			if loaded != nil {
-				loaded.Free()
-			}
-		}
+		loadBoth(t, data, func() (*ArrayLabels, error) { return LoadLabelsFile(path) },
+			func() (*ArrayLabels, error) { return LoadLabelsBuffer(data) }, (*ArrayLabels).Release)
+		loadBoth(t, data, func() (*Block, error) { return LoadBlockFile(path, boundedArrays(t, data)) },
+			func() (*Block, error) { return LoadBlockBuffer(data, boundedArrays(t, data)) }, (*Block).Free)
+		loadBoth(t, data, func() (*TensorMap, error) { return LoadTensorMapFile(path, boundedArrays(t, data)) },
+			func() (*TensorMap, error) { return LoadTensorMapBuffer(data, boundedArrays(t, data)) }, (*TensorMap).Free)
 	})
+}
+
+// loadBoth loads with a path loader and its buffer counterpart, checks they agree and frees
+// what they loaded.
+func loadBoth[T comparable](t *testing.T, data []byte, fromFile, fromBuffer func() (T, error), free func(T)) {
+	t.Helper()
+	var none T
+	file, fileErr := fromFile()
+	buffer, bufferErr := fromBuffer()
+	requireSameOutcome(t, fileErr, bufferErr, len(data))
+	for _, loaded := range []T{file, buffer} {
+		if loaded != none {
+			free(loaded)
+		}
+	}
 }
 
 // requireSameOutcome: both loads fail with the same status, or both succeed. An empty
