@@ -156,7 +156,8 @@ func readArrayEntry(archive *zipArchive, name string, create CreateArray) (Array
 	if err != nil {
 		return nil, nil, err
 	}
-	return readNpyArray(entry, size, create)
+	array, shape, err := readNpyArray(entry, size, create)
+	return array, shape, inNpyEntry(name, err)
 }
 
 func readLabelsEntry(archive *zipArchive, name string) (*ArrayLabels, error) {
@@ -164,5 +165,6 @@ func readLabelsEntry(archive *zipArchive, name string) (*ArrayLabels, error) {
 	if err != nil {
 		return nil, err
 	}
-	return LoadLabels(entry, size)
+	labels, err := LoadLabels(entry, size)
+	return labels, inNpyEntry(name, err)
 }

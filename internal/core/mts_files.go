@@ -169,6 +169,11 @@ func (k mtsKind) typeName() string {
 // explain rewrites a format error to say what was being loaded from where, with a hint when
 // the bytes look like another kind of file. Other errors pass through.
 func (s mtsSource) explain(kind mtsKind, err error) error {
+	// Loaders give callers plain *Error values, whatever the detail they carried inside.
+	var oversize *npyOversizeError
+	if errors.As(err, &oversize) {
+		err = oversize.cause
+	}
 	var format *Error
 	if err == nil || !errors.As(err, &format) || format.Status != SerializationError {
 		return err
