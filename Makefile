@@ -21,7 +21,7 @@ HEADERS := metatensor.h metatensor/dlpack/dlpack.h metatensor/version.h
 GO_SOURCES := $(shell find bindings/c internal -name '*.go' -o -name '*.c' -o -name '*.h' 2>/dev/null) go.mod go.sum
 
 .PHONY: all generate lib headers examples test go-test c-tests c-tests-asan c-tests-reference abi-tests install-test \
-        check-generated reference install clean
+        check-generated reference install clean fuzz
 
 all: generate lib headers examples
 
@@ -103,6 +103,20 @@ install-test: lib headers
 	rm -rf $(BUILD)/install-test
 	$(MAKE) --no-print-directory install PREFIX=$(abspath $(BUILD)/install-test/prefix)
 	bash tests/install/run.sh $(abspath $(BUILD)/install-test/prefix) $(abspath $(BUILD)/install-test/work)
+
+# Runs every fuzz target of the repository in turn, FUZZTIME each (`make fuzz FUZZTIME=10m`).
+# The targets are found in the test files, so a new one is run without being listed here.
+# FUZZFLAGS adds flags to each run, e.g. -fuzzminimizetime=5s: minimizing a new input (60s by
+# default) counts in FUZZTIME but not in the execs reported.
+FUZZTIME ?= 10s
+FUZZFLAGS ?=
+fuzz:
+	@set -e; for dir in $$(grep -rl --include='*_test.go' '^func Fuzz' bindings gen internal | xargs -n1 dirname | sort -u); do \
+		for target in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$dir/*_test.go); do \
+			echo "=== fuzz ./$$dir $$target for $(FUZZTIME)"; \
+			$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./$$dir; \
+		done; \
+	done
 
 # Regenerates into a scratch directory and fails, printing the diff, when a committed
 # generated file differs.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"strings"
 	"unsafe"
 
 	"github.com/metatensor-go/metatensor/internal/core"
@@ -37,7 +38,9 @@ func recordError(err error) C.mts_status_t {
 		return C.mts_status_t(recorded.err.Status)
 	}
 	e := asCoreError(err)
-	message := e.Error()
+	// C reads the message up to its first NUL: one inside (from an entry name, a label
+	// dimension, an info key) is written as \0 so that nothing after it is lost.
+	message := strings.ReplaceAll(e.Error(), "\x00", `\0`)
 	C.mtsgo_record_error((*C.char)(unsafe.Pointer(unsafe.StringData(message))), C.size_t(len(message)))
 	return C.mts_status_t(e.Status)
 }

@@ -63,6 +63,13 @@ func createArrayWith(callback C.mts_create_array_callback_t) core.CreateArray {
 		if !ok {
 			return nil, callbackFailed("failed to create a new array")
 		}
+		if *created.raw == (C.struct_mts_array_t{}) {
+			// A callback that reports success without filling the array is the caller's
+			// mistake, not ours.
+			created.Destroy()
+			return nil, core.Errorf(core.InvalidParameterError,
+				"create_array returned success but left the mts_array_t empty (every member NULL)")
+		}
 		return created, nil
 	}
 }

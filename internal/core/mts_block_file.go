@@ -137,12 +137,12 @@ func gradientParameters(archive *zipArchive, prefix string) []string {
 	start := prefix + "gradients/"
 	var parameters []string
 	seen := make(map[string]bool)
-	for _, name := range archive.Names() {
-		rest, ok := strings.CutPrefix(name, start)
-		if !ok || !strings.HasSuffix(name, "/samples.npy") {
+	for _, index := range archive.WithPrefix(start) {
+		name := archive.entries[index].name
+		if !strings.HasSuffix(name, "/samples.npy") {
 			continue
 		}
-		parameter, _, _ := strings.Cut(rest, "/")
+		parameter, _, _ := strings.Cut(name[len(start):], "/")
 		if !seen[parameter] {
 			seen[parameter] = true
 			parameters = append(parameters, parameter)
@@ -156,7 +156,8 @@ func readArrayEntry(archive *zipArchive, name string, create CreateArray) (Array
 	if err != nil {
 		return nil, nil, err
 	}
-	return readNpyArray(entry, size, create)
+	array, shape, err := readNpyArray(entry, size, create)
+	return array, shape, inNpyEntry(name, err)
 }
 
 func readLabelsEntry(archive *zipArchive, name string) (*ArrayLabels, error) {
@@ -164,5 +165,6 @@ func readLabelsEntry(archive *zipArchive, name string) (*ArrayLabels, error) {
 	if err != nil {
 		return nil, err
 	}
-	return LoadLabels(entry, size)
+	labels, err := LoadLabels(entry, size)
+	return labels, inNpyEntry(name, err)
 }

@@ -169,6 +169,11 @@ func (k mtsKind) typeName() string {
 // explain rewrites a format error to say what was being loaded from where, with a hint when
 // the bytes look like another kind of file. Other errors pass through.
 func (s mtsSource) explain(kind mtsKind, err error) error {
+	// Loaders give callers plain *Error values, whatever the detail they carried inside.
+	var oversize *npyOversizeError
+	if errors.As(err, &oversize) {
+		err = oversize.cause
+	}
 	var format *Error
 	if err == nil || !errors.As(err, &format) || format.Status != SerializationError {
 		return err
@@ -257,15 +262,6 @@ func osError(err error) error {
 		return Errorf(IOError, "%s (os error %d)", text, int(errno))
 	}
 	return Errorf(IOError, "%v", err)
-}
-
-// readAllSized reads the size bytes of an entry whose size the archive already checked.
-func readAllSized(r io.Reader, size int64) ([]byte, error) {
-	data := make([]byte, size)
-	if _, err := io.ReadFull(r, data); err != nil {
-		return nil, readError(err)
-	}
-	return data, nil
 }
 
 // readError gives reading failures the I/O status; errors of the core keep theirs.

@@ -3,6 +3,7 @@ package core
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -75,8 +76,20 @@ func writeJSONString(out *bytes.Buffer, text string) {
 // decodeInfoJSON adds the entries of an info entry to info, in the order of the file. The
 // text must be one JSON object whose values are all strings.
 func decodeInfoJSON(text []byte, info *Info) error {
-	decoder := json.NewDecoder(bytes.NewReader(text))
+	return readInfoJSON(bytes.NewReader(text), info)
+}
+
+// readInfoJSON is decodeInfoJSON reading the text from r as it goes: it never holds more
+// of the text than its longest token. The text must be UTF-8, as the reference requires (the
+// JSON decoder alone would replace invalid bytes). Errors of r (and of the UTF-8 check) are
+// reported as they are.
+func readInfoJSON(r io.Reader, info *Info) error {
+	decoder := json.NewDecoder(newUTF8Reader(r, infoEntry))
 	syntax := func(err error) error {
+		var known *Error
+		if errors.As(err, &known) {
+			return known
+		}
 		return Errorf(SerializationError, "invalid JSON in '%s': %v", infoEntry, err)
 	}
 	start, err := decoder.Token()

@@ -81,13 +81,17 @@ func LoadTensorMap(r io.ReaderAt, size int64, create CreateArray) (*TensorMap, e
 }
 
 func readInfoEntry(archive *zipArchive, info *Info) error {
-	entry, size, err := archive.Open(infoEntry)
+	entry, _, err := archive.Open(infoEntry)
 	if err != nil {
 		return err
 	}
-	text, err := readAllSized(entry, size)
-	if err != nil {
+	if err := readInfoJSON(entry, info); err != nil {
+		// Reading the whole entry first, as the reference does, would report a failing read
+		// (a bad checksum) before what the text holds: so does this.
+		if _, readErr := io.Copy(io.Discard, entry); readErr != nil {
+			return zipReadError(readErr)
+		}
 		return err
 	}
-	return decodeInfoJSON(text, info)
+	return nil
 }

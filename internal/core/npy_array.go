@@ -77,7 +77,7 @@ func npyDataSize(shape []uintptr, elementSize int, available int64) (int64, erro
 		}
 	}
 	if available < 0 || total > uint64(available) {
-		return 0, readError(io.ErrUnexpectedEOF)
+		return 0, newNpyOversizeError(shape, elementSize, total, available)
 	}
 	return int64(total), nil
 }

@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -25,7 +26,9 @@ type zipArchive struct {
 	r       io.ReaderAt
 	size    int64
 	entries []zipEntry
-	byName  map[string]int // the last entry of a name, as the zip crate does
+	byName  map[string]int // names are unique: see errDuplicateZipEntry
+	budget  loadBudget     // what the entries opened may still declare
+	sorted  []int          // entry indices sorted by name, made by the first prefix lookup
 }
 
 // zipEntry is an entry as the central directory describes it.
@@ -55,6 +58,12 @@ func zipInvalid(location, format string, args ...any) *Error {
 
 func zipUnsupported(location, detail string) *Error {
 	return Errorf(SerializationError, "unsupported Zip archive: %s: at '%s'", detail, location)
+}
+
+// errDuplicateZipEntry refuses a second entry of a name, which the zip crate accepts (the last
+// one wins): a reader of the archive could see other data than a loader does.
+func errDuplicateZipEntry(name string) *Error {
+	return zipInvalid(name, "more than one entry has this name")
 }
 
 // errZipEOF is the reference's error for data that ends too soon (Rust's read_exact).
@@ -248,11 +257,16 @@ func readZipDirectory(r io.ReaderAt, size int64, directory zipDirectory) (*zipAr
 	// Every record takes at least zipCentralSize bytes, which bounds what to allocate; a
 	// larger count fails when the records run out.
 	capacity := min(directory.entries, remaining/zipCentralSize)
+	budget, err := newLoadBudget(size)
+	if err != nil {
+		return nil, err
+	}
 	archive := &zipArchive{
 		r:       r,
 		size:    size,
 		entries: make([]zipEntry, 0, capacity),
 		byName:  make(map[string]int, capacity),
+		budget:  budget,
 	}
 	input := bufio.NewReaderSize(io.NewSectionReader(r, int64(uint64(size)-remaining), int64(remaining)),
 		int(min(remaining, 64<<10)))
@@ -298,6 +312,9 @@ func readZipDirectory(r io.ReaderAt, size int64, directory zipDirectory) (*zipAr
 		}
 		entry.headerStart += directory.offset
 
+		if _, seen := archive.byName[entry.name]; seen {
+			return nil, errDuplicateZipEntry(entry.name)
+		}
 		archive.byName[entry.name] = len(archive.entries)
 		archive.entries = append(archive.entries, entry)
 	}
@@ -371,6 +388,31 @@ func (z *zipArchive) Names() []string {
 	return names
 }
 
+// WithPrefix gives the indices of the entries whose name starts with prefix, in
+// central-directory order. The first call sorts the names once, so that looking up the
+// gradients of every block does not scan the whole directory each time.
+func (z *zipArchive) WithPrefix(prefix string) []int {
+	if z.sorted == nil {
+		z.sorted = make([]int, len(z.entries))
+		for i := range z.sorted {
+			z.sorted[i] = i
+		}
+		slices.SortFunc(z.sorted, func(a, b int) int { return strings.Compare(z.entries[a].name, z.entries[b].name) })
+	}
+	first, _ := slices.BinarySearchFunc(z.sorted, prefix, func(i int, prefix string) int {
+		return strings.Compare(z.entries[i].name, prefix)
+	})
+	var found []int
+	for _, i := range z.sorted[first:] {
+		if !strings.HasPrefix(z.entries[i].name, prefix) {
+			break
+		}
+		found = append(found, i)
+	}
+	slices.Sort(found)
+	return found
+}
+
 // Has tells whether the archive has an entry of that name.
 func (z *zipArchive) Has(name string) bool {
 	_, ok := z.byName[name]
@@ -428,6 +470,9 @@ func (z *zipArchive) Open(name string) (io.Reader, int64, error) {
 			reader.source = flate.NewReader(bufio.NewReaderSize(data, int(min(entry.compressedSize, 64<<10))))
 			reader.deflate = true
 		}
+	}
+	if err := z.budget.spend(entry); err != nil {
+		return nil, 0, err
 	}
 	if reader.remaining == 0 {
 		// Nothing to read: check now, callers may never call Read.
