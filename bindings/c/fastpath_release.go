@@ -11,18 +11,15 @@ import (
 )
 
 // batchRelease is the core.Releaser of mts_tensormap_free's fast path: the blocks' C values
-// arrays and their records are released by one C call at the end (fastpath_release.c) instead
-// of two calls per block, which cost more than the releases themselves for thousands of
-// blocks. The labels are released between the two, so that, as in the plain path, every array
-// goes before the labels of its block and every labels before its block's record. The lists
-// of arrays and records are in C memory, sized for every block of the tensor map (gradients
-// included); other records and arrays, and any past that size, are released at once, as
-// core.DirectRelease does.
+// arrays and their records are released by one C call each at the end (fastpath_release.c)
+// instead of two calls per block, which cost more than the releases themselves for thousands
+// of blocks; the arrays go first, as an array may live in its block's record. The lists are in
+// C memory, sized for every block of the tensor map (gradients included); other records and
+// arrays, and any past that size, are released at once, as core.DirectRelease does.
 type batchRelease struct {
 	arrays  []*C.struct_mts_array_t
 	owned   []C.uint8_t // whether arrays[i] is its adaptor's own allocation, to free
 	records []*C.struct_mts_block_t
-	labels  []*core.ArrayLabels
 	handles []objectHandle
 	memory  unsafe.Pointer
 }
@@ -48,7 +45,6 @@ func newBatchRelease(tensor *core.TensorMap) *batchRelease {
 		arrays:  unsafe.Slice((**C.struct_mts_array_t)(memory), count)[:0],
 		records: unsafe.Slice((**C.struct_mts_block_t)(unsafe.Add(memory, uintptr(count)*pointer)), count)[:0],
 		owned:   unsafe.Slice((*C.uint8_t)(unsafe.Add(memory, uintptr(count)*2*pointer)), count)[:0],
-		labels:  make([]*core.ArrayLabels, 0, 3*count),
 		handles: make([]objectHandle, 0, count),
 		memory:  memory,
 	}
@@ -87,13 +83,8 @@ func (b *batchRelease) DestroyArray(array core.Array) {
 	c.raw = nil
 }
 
-func (b *batchRelease) ReleaseLabels(labels *core.ArrayLabels) {
-	b.labels = append(b.labels, labels)
-}
-
 func (b *batchRelease) ReleaseRecord(record unsafe.Pointer) {
 	if recordKind((*C.struct_mtsgo_record)(record).magic) != blockRecord || len(b.records) == cap(b.records) {
-		b.finishArraysAndLabels()
 		releaseRecord(record)
 		return
 	}
@@ -103,20 +94,9 @@ func (b *batchRelease) ReleaseRecord(record unsafe.Pointer) {
 	b.records = append(b.records, block)
 }
 
-// finishArraysAndLabels destroys the arrays and releases the labels collected so far, which
-// must go before any record is freed.
-func (b *batchRelease) finishArraysAndLabels() {
-	C.mtsgo_release_arrays(unsafe.SliceData(b.arrays), unsafe.SliceData(b.owned), C.uintptr_t(len(b.arrays)))
-	b.arrays, b.owned = b.arrays[:0], b.owned[:0]
-	for _, labels := range b.labels {
-		labels.Release()
-	}
-	b.labels = b.labels[:0]
-}
-
 // finish does the releases collected and frees the lists.
 func (b *batchRelease) finish() {
-	b.finishArraysAndLabels()
+	C.mtsgo_release_arrays(unsafe.SliceData(b.arrays), unsafe.SliceData(b.owned), C.uintptr_t(len(b.arrays)))
 	deleteHandles(b.handles)
 	C.mtsgo_release_batch(unsafe.SliceData(b.records), C.uintptr_t(len(b.records)))
 	C.free(b.memory)

@@ -395,11 +395,11 @@ func (b *Block) FreeWith(r Releaser) {
 		r.DestroyArray(b.values)
 		b.values = nil
 	}
-	r.ReleaseLabels(b.samples)
+	b.samples.Release()
 	for _, component := range b.components {
-		r.ReleaseLabels(component)
+		component.Release()
 	}
-	r.ReleaseLabels(b.properties)
+	b.properties.Release()
 	b.samples, b.components, b.properties = nil, nil, nil
 	// Last: a binding may keep the values array in the record (the C library does).
 	b.view.releaseWith(r)

@@ -72,7 +72,6 @@ func TestInitBlockAskedInPlace(t *testing.T) {
 // recordingReleaser notes what FreeWith hands it, in order.
 type recordingReleaser struct {
 	events []string
-	labels bool // whether labels releases are noted too
 }
 
 func (r *recordingReleaser) DestroyArray(array Array) {
@@ -80,36 +79,8 @@ func (r *recordingReleaser) DestroyArray(array Array) {
 	array.Destroy()
 }
 
-func (r *recordingReleaser) ReleaseLabels(labels *ArrayLabels) {
-	if r.labels {
-		r.events = append(r.events, "labels:"+labels.Names()[0])
-	}
-	labels.Release()
-}
-
 func (r *recordingReleaser) ReleaseRecord(record unsafe.Pointer) {
 	r.events = append(r.events, "record:"+*(*string)(record))
-}
-
-// FreeWith hands a block's labels to the releaser after its values array and before its
-// record, and the map's keys after its blocks: a binding releasing them in batches keeps that
-// order.
-func TestFreeWithReleasesLabelsBetweenArraysAndRecords(t *testing.T) {
-	s, c, p := blockLabels(t)
-	block, err := NewBlock(f64Array(t, []uintptr{3, 2, 4}, nil), s, []*ArrayLabels{c}, p)
-	require.NoError(t, err)
-	keys := rangeLabels(t, "k", 1)
-	tensor, err := NewTensorMap(keys, []*Block{block})
-	require.NoError(t, err)
-	names := []string{"map", "block"}
-	tensor.View().Attach(unsafe.Pointer(&names[0]))
-	block.View().Attach(unsafe.Pointer(&names[1]))
-
-	releaser := recordingReleaser{labels: true}
-	tensor.FreeWith(&releaser)
-	sample, component, property := s.Names()[0], c.Names()[0], p.Names()[0]
-	assert.Equal(t, []string{"array", "labels:" + sample, "labels:" + component, "labels:" + property,
-		"record:block", "labels:k", "record:map"}, releaser.events)
 }
 
 // FreeWith hands every values array and record to the releaser, gradients first, and each

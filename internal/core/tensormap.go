@@ -194,11 +194,11 @@ func (t *TensorMap) FreeWith(r Releaser) {
 		block.FreeWith(r)
 	}
 	t.blocks = nil
+	t.view.releaseWith(r)
 	if t.keys != nil {
-		r.ReleaseLabels(t.keys)
+		t.keys.Release()
 		t.keys = nil
 	}
-	t.view.releaseWith(r)
 }
 
 // newTensorMapFrom builds the result of an operation: NewTensorMap (whose checks the result

@@ -30,24 +30,19 @@ func (v *View) releaseWith(r Releaser) {
 	}
 }
 
-// Releaser lets go of what freed blocks and tensor maps held: their values arrays, their
-// labels and their binding records, in that order for each object. Free releases each at once
-// (DirectRelease); a binding whose every release costs a call into another language frees a
-// tensor map with FreeWith and a Releaser that does them all in one call at the end, keeping
-// that order: every array, then every labels, then every record.
+// Releaser lets go of what freed blocks and tensor maps held: their values arrays and their
+// binding records. Free releases each at once (DirectRelease); a binding whose every release
+// costs a call into another language frees a tensor map with FreeWith and a Releaser that
+// does them all in one call at the end.
 type Releaser interface {
 	DestroyArray(array Array)
-	ReleaseLabels(labels *ArrayLabels)
 	ReleaseRecord(record unsafe.Pointer)
 }
 
-// DirectRelease destroys each array, releases each labels and hands each record to
-// ViewReleased at once.
+// DirectRelease destroys each array and hands each record to ViewReleased at once.
 type DirectRelease struct{}
 
 func (DirectRelease) DestroyArray(array Array) { array.Destroy() }
-
-func (DirectRelease) ReleaseLabels(labels *ArrayLabels) { labels.Release() }
 
 func (DirectRelease) ReleaseRecord(record unsafe.Pointer) {
 	if ViewReleased != nil {
