@@ -21,7 +21,7 @@ HEADERS := metatensor.h metatensor/dlpack/dlpack.h metatensor/version.h
 GO_SOURCES := $(shell find bindings/c internal -name '*.go' -o -name '*.c' -o -name '*.h' 2>/dev/null) go.mod go.sum
 
 .PHONY: all generate lib headers examples test go-test c-tests c-tests-asan c-tests-reference abi-tests install-test \
-        check-generated reference install clean
+        check-generated reference install clean rust-tests
 
 all: generate lib headers examples
 
@@ -53,7 +53,7 @@ examples: lib headers
 
 # ---------------------------------------------------------------- tests
 
-test: go-test c-tests c-tests-leaks c-tests-valgrind c-tests-asan c-tests-reference abi-tests install-test reference-compare mts-compat
+test: go-test rust-tests c-tests c-tests-leaks c-tests-valgrind c-tests-asan c-tests-reference abi-tests install-test reference-compare mts-compat
 
 go-test:
 	$(GO) test ./...
@@ -103,6 +103,17 @@ install-test: lib headers
 	rm -rf $(BUILD)/install-test
 	$(MAKE) --no-print-directory install PREFIX=$(abspath $(BUILD)/install-test/prefix)
 	bash tests/install/run.sh $(abspath $(BUILD)/install-test/prefix) $(abspath $(BUILD)/install-test/work)
+
+# ---------------------------------------------------------------- rust
+
+# The metatensor-sys crate's tests and lints, against the library of `make lib`
+# (METATENSOR_LIB_DIR), in a target directory under build/.
+CARGO ?= cargo
+RUST_ENV := CARGO_TARGET_DIR=$(abspath $(BUILD)/rust) METATENSOR_LIB_DIR=$(abspath $(BUILD)/lib)
+
+rust-tests: lib
+	cd bindings/rust && $(RUST_ENV) $(CARGO) test --locked
+	cd bindings/rust && $(RUST_ENV) $(CARGO) clippy --locked --all-targets -- -D warnings
 
 # Regenerates into a scratch directory and fails, printing the diff, when a committed
 # generated file differs.
