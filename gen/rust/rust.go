@@ -71,11 +71,8 @@ func Generate(api *spec.API, m *Mapping) ([]byte, error) {
 		p.line("pub type %s = %s;", a.Name, rustname.Type(&spec.Param{T: a.T, Direction: "in"}))
 	}
 	for _, o := range api.Objects {
-		p.line("")
-		p.doc("", o.Doc)
-		p.line("#[repr(C)]")
-		p.line("#[derive(Debug, Copy, Clone)]")
-		p.line("pub struct %s {", o.CName)
+		// opaque: a zero-sized struct, only ever behind a pointer
+		p.structHead(o.CName, o.Doc)
 		p.line("    _unused: [u8; 0],")
 		p.line("}")
 	}
@@ -130,12 +127,17 @@ func (p *printer) members(params []*spec.Param) {
 	}
 }
 
-func (p *printer) structure(s *spec.Struct) {
+// structHead opens a C-layout struct, copyable as the C one is.
+func (p *printer) structHead(name, doc string) {
 	p.line("")
-	p.doc("", s.Doc)
+	p.doc("", doc)
 	p.line("#[repr(C)]")
 	p.line("#[derive(Debug, Copy, Clone)]")
-	p.line("pub struct %s {", s.Name)
+	p.line("pub struct %s {", name)
+}
+
+func (p *printer) structure(s *spec.Struct) {
+	p.structHead(s.Name, s.Doc)
 	p.members(s.Members)
 	p.line("}")
 }
@@ -143,11 +145,7 @@ func (p *printer) structure(s *spec.Struct) {
 // vtable writes the struct of a vtable, every method an Option as in the reference (the
 // library checks the ones it needs), and null(), which makes one with nothing set.
 func (p *printer) vtable(v *spec.Vtable) {
-	p.line("")
-	p.doc("", v.Doc)
-	p.line("#[repr(C)]")
-	p.line("#[derive(Debug, Copy, Clone)]")
-	p.line("pub struct %s {", v.Name)
+	p.structHead(v.Name, v.Doc)
 	p.doc("    ", v.Data.Doc)
 	p.line("    pub %s: %s,", rustname.Ident(v.Data.Name), rustname.Opaque)
 	for _, m := range v.Methods {

@@ -80,21 +80,14 @@ func constPointerTo(elem *spec.Type) string {
 	return pointer(true, baseType(elem))
 }
 
-// baseType spells the types that are passed by value.
+// baseType spells the types that are passed by value: Rust names every item as C does, without
+// C's struct tags.
 func baseType(t *spec.Type) string {
 	switch t.Kind {
 	case spec.KindPrim:
 		return Primitive(t.Name)
-	case spec.KindEnum:
-		return t.Enum.Name
-	case spec.KindAlias:
-		return t.Alias.Name
-	case spec.KindStruct:
-		return t.Struct.Name
-	case spec.KindVtable:
-		return t.Vtable.Name
-	case spec.KindCallback:
-		return t.Callback.Name
+	case spec.KindEnum, spec.KindAlias, spec.KindStruct, spec.KindVtable, spec.KindCallback:
+		return t.Name
 	}
 	panic("baseType: not a value type: " + t.String())
 }
