@@ -125,11 +125,13 @@ rust-tests-leaks: lib
 		"target.'cfg(unix)'.runner = ['env', 'LD_PRELOAD=$(LSAN_RUNTIME)', 'LSAN_OPTIONS=exitcode=23']"
 
 # The reference's metatensor crate 0.5.1 from crates.io, built against our metatensor-sys
-# ([patch.crates-io]), runs its test suite on our library; bindings/rust/reference/skipped.txt
-# lists the tests left out and why. About 90 s the first time (it compiles ndarray), seconds
+# ([patch.crates-io]), runs its test suite on our library, with stand-ins written by the
+# reference's Python package for the data files the published crate lacks;
+# bindings/rust/reference/skipped.txt lists the tests left out and why. About 90 s the first time (it compiles ndarray), seconds
 # after.
-rust-reference-tests: lib
-	CARGO=$(CARGO) bash bindings/rust/reference/run.sh $(BUILD)/rust-reference $(BUILD)/lib
+rust-reference-tests: lib reference
+	CARGO=$(CARGO) bash bindings/rust/reference/run.sh $(BUILD)/rust-reference $(BUILD)/lib \
+		$(REFERENCE_VENV)/bin/python
 
 # Regenerates into a scratch directory and fails, printing the diff, when a committed
 # generated file differs.

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds the reference's metatensor crate, taken from crates.io, against our metatensor-sys
 # (a [patch.crates-io] in a scratch workspace) and runs its whole test suite on our library,
-# less the tests of skipped.txt, which need files the published crate does not ship.
+# less the tests of skipped.txt. The data files its serialization tests read from the
+# reference's repository, which the published crate does not ship, are replaced by stand-ins
+# that the reference's Python package writes (make_data.py).
 #
-#   run.sh <scratch directory> <directory of libmetatensor.so>
+#   run.sh <scratch directory> <directory of libmetatensor.so> <python with metatensor-core>
 set -euo pipefail
 
 VERSION=0.5.1
@@ -11,6 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 sys=$(cd "$here/../metatensor-sys" && pwd)
 work=$1
 libdir=$(cd "$2" && pwd)
+python=$3
 cargo=${CARGO:-cargo}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
@@ -51,6 +54,9 @@ resolver = "2"
 [patch.crates-io]
 metatensor-sys = { path = "$sys" }
 TOML
+
+# the tests open ../../metatensor-core/tests/*.mts from the crate's directory
+"$python" "$here/make_data.py" "$work/metatensor-core/tests"
 
 skips=()
 while read -r binary name _; do
