@@ -140,6 +140,12 @@ func (p *printer) structure(s *spec.Struct) {
 	p.structHead(s.Name, s.Doc)
 	p.members(s.Members)
 	p.line("}")
+	l, offsets := structLayout(s.Members)
+	names := make([]string, len(s.Members))
+	for i, m := range s.Members {
+		names[i] = rustname.Ident(m.Name)
+	}
+	p.layoutChecks(s.Name, l, names, offsets)
 }
 
 // vtable writes the struct of a vtable, every method an Option as in the reference (the
@@ -153,6 +159,13 @@ func (p *printer) vtable(v *spec.Vtable) {
 		p.line("    pub %s: %s,", rustname.Ident(m.Name), rustname.FunctionPointer(&m.Returns, m.Params))
 	}
 	p.line("}")
+	names := []string{rustname.Ident(v.Data.Name)}
+	offsets := []int{0}
+	for i, m := range v.Methods {
+		names = append(names, rustname.Ident(m.Name))
+		offsets = append(offsets, pointerSize*(i+1))
+	}
+	p.layoutChecks(v.Name, typeLayout(&spec.Type{Kind: spec.KindVtable, Vtable: v}), names, offsets)
 	p.line("")
 	p.line("impl %s {", v.Name)
 	p.line("    /// Makes a `%s` with every member set to a null pointer or None.", v.Name)

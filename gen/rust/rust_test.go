@@ -33,6 +33,11 @@ func TestDeclarationsOfTheReference(t *testing.T) {
 		"pub fn mts_tensormap_save_buffer(buffer: *mut *mut u8, buffer_count: *mut usize, realloc_user_data: *mut std::os::raw::c_void, realloc: mts_realloc_buffer_t, tensor: *const mts_tensormap_t) -> mts_status_t;",
 		"pub as_dlpack: Option<unsafe extern \"C\" fn(array: *mut std::os::raw::c_void, dl_managed_tensor: *mut *mut DLManagedTensorVersioned, device: DLDevice, stream: *const i64, max_version: DLPackVersion) -> mts_status_t>,",
 		"pub type mts_realloc_buffer_t = Option<unsafe extern \"C\" fn(user_data: *mut std::os::raw::c_void, ptr: *mut u8, new_size: usize) -> *mut u8>;",
+		// the layouts of the reference's own checks
+		"assert!(std::mem::size_of::<mts_data_movement_t>() == 40);",
+		"assert!(std::mem::offset_of!(mts_data_movement_t, properties_length) == 32);",
+		"assert!(std::mem::size_of::<mts_array_t>() == 104);",
+		"assert!(std::mem::offset_of!(mts_array_t, move_data) == 96);",
 	} {
 		assert.Contains(t, code, want)
 	}

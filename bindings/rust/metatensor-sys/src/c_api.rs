@@ -78,6 +78,17 @@ pub struct mts_data_movement_t {
     pub properties_length: usize,
 }
 
+#[cfg(target_pointer_width = "64")]
+const _: () = {
+    assert!(std::mem::size_of::<mts_data_movement_t>() == 40);
+    assert!(std::mem::align_of::<mts_data_movement_t>() == 8);
+    assert!(std::mem::offset_of!(mts_data_movement_t, sample_in) == 0);
+    assert!(std::mem::offset_of!(mts_data_movement_t, sample_out) == 8);
+    assert!(std::mem::offset_of!(mts_data_movement_t, properties_start_in) == 16);
+    assert!(std::mem::offset_of!(mts_data_movement_t, properties_start_out) == 24);
+    assert!(std::mem::offset_of!(mts_data_movement_t, properties_length) == 32);
+};
+
 /// An n-dimensional array owned by the caller's framework (numpy, torch, plain C...), seen by
 /// metatensor only through these functions. metatensor never reads the data of an array that is
 /// not on the CPU itself; it asks the array to move or copy its own data. Every function
@@ -121,6 +132,25 @@ pub struct mts_array_t {
     /// each movement.
     pub move_data: Option<unsafe extern "C" fn(output: *mut std::os::raw::c_void, input: *const std::os::raw::c_void, movements: *const mts_data_movement_t, movements_count: usize) -> mts_status_t>,
 }
+
+#[cfg(target_pointer_width = "64")]
+const _: () = {
+    assert!(std::mem::size_of::<mts_array_t>() == 104);
+    assert!(std::mem::align_of::<mts_array_t>() == 8);
+    assert!(std::mem::offset_of!(mts_array_t, ptr) == 0);
+    assert!(std::mem::offset_of!(mts_array_t, destroy) == 8);
+    assert!(std::mem::offset_of!(mts_array_t, origin) == 16);
+    assert!(std::mem::offset_of!(mts_array_t, device) == 24);
+    assert!(std::mem::offset_of!(mts_array_t, dtype) == 32);
+    assert!(std::mem::offset_of!(mts_array_t, as_dlpack) == 40);
+    assert!(std::mem::offset_of!(mts_array_t, from_dlpack) == 48);
+    assert!(std::mem::offset_of!(mts_array_t, shape) == 56);
+    assert!(std::mem::offset_of!(mts_array_t, reshape) == 64);
+    assert!(std::mem::offset_of!(mts_array_t, swap_axes) == 72);
+    assert!(std::mem::offset_of!(mts_array_t, create) == 80);
+    assert!(std::mem::offset_of!(mts_array_t, copy) == 88);
+    assert!(std::mem::offset_of!(mts_array_t, move_data) == 96);
+};
 
 impl mts_array_t {
     /// Makes a `mts_array_t` with every member set to a null pointer or None.

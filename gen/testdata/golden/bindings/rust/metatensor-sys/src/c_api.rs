@@ -52,6 +52,13 @@ pub struct mts_fix_move_t {
     pub first: usize,
 }
 
+#[cfg(target_pointer_width = "64")]
+const _: () = {
+    assert!(std::mem::size_of::<mts_fix_move_t>() == 8);
+    assert!(std::mem::align_of::<mts_fix_move_t>() == 8);
+    assert!(std::mem::offset_of!(mts_fix_move_t, first) == 0);
+};
+
 /// A vtable.
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -65,6 +72,16 @@ pub struct mts_fix_array_t {
     /// Out pointer to a struct.
     pub to_owner: Option<unsafe extern "C" fn(array: *mut std::os::raw::c_void, owner: *mut *mut FixOwner, stream: *const i64) -> mts_status_t>,
 }
+
+#[cfg(target_pointer_width = "64")]
+const _: () = {
+    assert!(std::mem::size_of::<mts_fix_array_t>() == 32);
+    assert!(std::mem::align_of::<mts_fix_array_t>() == 8);
+    assert!(std::mem::offset_of!(mts_fix_array_t, ptr) == 0);
+    assert!(std::mem::offset_of!(mts_fix_array_t, destroy) == 8);
+    assert!(std::mem::offset_of!(mts_fix_array_t, shape) == 16);
+    assert!(std::mem::offset_of!(mts_fix_array_t, to_owner) == 24);
+};
 
 impl mts_fix_array_t {
     /// Makes a `mts_fix_array_t` with every member set to a null pointer or None.
