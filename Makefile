@@ -127,8 +127,8 @@ rust-tests-leaks: lib
 # The reference's metatensor crate 0.5.1 from crates.io, built against our metatensor-sys
 # ([patch.crates-io]), runs its test suite on our library, with stand-ins written by the
 # reference's Python package for the data files the published crate lacks;
-# bindings/rust/reference/skipped.txt lists the tests left out and why. About 90 s the first time (it compiles ndarray), seconds
-# after.
+# bindings/rust/reference/skipped.txt lists the tests left out and why. About 90 s the first
+# time (it compiles ndarray), seconds after.
 rust-reference-tests: lib reference
 	CARGO=$(CARGO) bash bindings/rust/reference/run.sh $(BUILD)/rust-reference $(BUILD)/lib \
 		$(REFERENCE_VENV)/bin/python
