@@ -23,6 +23,8 @@ import (
 	"github.com/metatensor-go/metatensor/gen/cheader"
 	"github.com/metatensor-go/metatensor/gen/gocore"
 	"github.com/metatensor-go/metatensor/gen/golang"
+	"github.com/metatensor-go/metatensor/gen/rust"
+	"github.com/metatensor-go/metatensor/gen/rustname"
 	"github.com/metatensor-go/metatensor/gen/spec"
 )
 
@@ -34,9 +36,10 @@ type Output struct {
 
 // Input is a validated spec and the mapping of each target, read beside it.
 type Input struct {
-	API *spec.API
-	Cgo *cgo.Mapping
-	Go  *golang.Mapping
+	API  *spec.API
+	Cgo  *cgo.Mapping
+	Go   *golang.Mapping
+	Rust *rust.Mapping
 }
 
 // Load reads the spec at specPath and the mappings of its bindings directory; the error
@@ -48,10 +51,11 @@ func Load(specPath string) (*Input, error) {
 	}
 	dir := filepath.Join(filepath.Dir(specPath), "bindings")
 	in := &Input{API: api}
-	var cgoErr, goErr error
+	var cgoErr, goErr, rustErr error
 	in.Cgo, cgoErr = spec.LoadMapping(dir, api, cgo.Target)
 	in.Go, goErr = spec.LoadMapping(dir, api, golang.Target)
-	if err := errors.Join(cgoErr, goErr); err != nil {
+	in.Rust, rustErr = spec.LoadMapping(dir, api, rust.Target)
+	if err := errors.Join(cgoErr, goErr, rustErr); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -81,7 +85,11 @@ func Outputs(in *Input) ([]Output, error) {
 	for _, f := range layer {
 		outputs = append(outputs, Output{f.Path, f.Content})
 	}
-	return outputs, nil
+	sys, err := rust.Generate(api, in.Rust)
+	if err != nil {
+		return nil, err
+	}
+	return append(outputs, Output{rustname.SysBindings, sys}), nil
 }
 
 // AllOutputs is Outputs and the Go binding, whose generator reads the source of

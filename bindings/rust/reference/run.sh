@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Builds the reference's metatensor crate, taken from crates.io, against our metatensor-sys
+# (a [patch.crates-io] in a scratch workspace) and runs its whole test suite on our library,
+# less the tests of skipped.txt. The data files its serialization tests read from the
+# reference's repository, which the published crate does not ship, are replaced by stand-ins
+# that the reference's Python package writes (make_data.py).
+#
+#   run.sh <scratch directory> <directory of libmetatensor.so> <python with metatensor-core>
+set -euo pipefail
+
+VERSION=0.5.1
+here=$(cd "$(dirname "$0")" && pwd)
+sys=$(cd "$here/../metatensor-sys" && pwd)
+work=$1
+libdir=$(cd "$2" && pwd)
+python=$3
+cargo=${CARGO:-cargo}
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+
+# cargo fetches the crate into its registry; its metadata says where the sources are
+mkdir -p "$work/fetch/src"
+cat > "$work/fetch/Cargo.toml" <<TOML
+[package]
+name = "fetch-metatensor"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+metatensor = "=$VERSION"
+TOML
+touch "$work/fetch/src/lib.rs"
+manifest=$("$cargo" metadata --format-version 1 --manifest-path "$work/fetch/Cargo.toml" |
+    python3 -c 'import json, sys
+for p in json.load(sys.stdin)["packages"]:
+    if p["name"] == "metatensor" and p["version"] == sys.argv[1]:
+        print(p["manifest_path"])' "$VERSION")
+if [ -z "$manifest" ]; then
+    echo "run.sh: cargo did not fetch metatensor $VERSION" >&2
+    exit 1
+fi
+
+# the crate as a member of a workspace that puts our sys crate in the place of crates.io's
+rm -rf "$work/crate"
+mkdir -p "$work/crate"
+cp -r "$(dirname "$manifest")" "$work/crate/metatensor"
+rm -f "$work/crate/metatensor/Cargo.lock"
+cat > "$work/crate/Cargo.toml" <<TOML
+[workspace]
+members = ["metatensor"]
+resolver = "2"
+
+[patch.crates-io]
+metatensor-sys = { path = "$sys" }
+TOML
+
+# the tests open ../../metatensor-core/tests/*.mts from the crate's directory
+"$python" "$here/make_data.py" "$work/metatensor-core/tests"
+
+skips=()
+while read -r binary name _; do
+    case "$binary" in ''|'#'*) continue ;; esac
+    skips+=(--skip "$name")
+done < "$here/skipped.txt"
+
+cd "$work/crate"
+export CARGO_TARGET_DIR="$work/target" METATENSOR_LIB_DIR="$libdir"
+"$cargo" test --no-fail-fast -- --exact "${skips[@]}"
