@@ -29,11 +29,13 @@ func naiveByKey[T Reducible](op Reduction, values []T, shape []int, axis int, ke
 	}
 	n := shape[axis]
 	counts := make([]int64, len(runs))
+	for r, members := range runs {
+		counts[r] = int64(len(members))
+	}
 	var out []T
 	var selected []int
 	for o := range outer {
-		for r, members := range runs {
-			counts[r] = int64(len(members))
+		for _, members := range runs {
 			for j := range inner {
 				at := func(i int) T { return values[(o*n+i)*inner+j] }
 				switch op {
