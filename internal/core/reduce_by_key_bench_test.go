@@ -21,21 +21,15 @@ func benchByKeyData() ([]float64, []int, []int32) {
 
 // BenchmarkReduceByKeySum is meant to be read against BenchmarkPlainRead: the reduction
 // should stream its input at close to the speed of a plain read.
-func BenchmarkReduceByKeySum(b *testing.B) {
-	values, shape, keys := benchByKeyData()
-	b.SetBytes(int64(len(values) * 8))
-	for b.Loop() {
-		if _, err := ReduceByKey(ReduceSum, values, shape, 0, keys, false); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkReduceByKeySum(b *testing.B) { benchReduceByKey(b, ReduceSum) }
 
-func BenchmarkReduceByKeyMax(b *testing.B) {
+func BenchmarkReduceByKeyMax(b *testing.B) { benchReduceByKey(b, ReduceMax) }
+
+func benchReduceByKey(b *testing.B, op Reduction) {
 	values, shape, keys := benchByKeyData()
 	b.SetBytes(int64(len(values) * 8))
 	for b.Loop() {
-		if _, err := ReduceByKey(ReduceMax, values, shape, 0, keys, false); err != nil {
+		if _, err := ReduceByKey(op, values, shape, 0, keys, false); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -16,16 +16,9 @@ func (t *TensorMap) ReduceOverSamples(names []string, op SampleReduction) (*Tens
 	if t == nil {
 		return nil, Errorf(InvalidParameterError, "got invalid NULL pointer for tensor")
 	}
-	blocks := make([]*Block, 0, len(t.blocks))
-	for _, block := range t.blocks {
-		reduced, err := block.ReduceOverSamples(names, op)
-		if err != nil {
-			for _, b := range blocks {
-				b.Free()
-			}
-			return nil, err
-		}
-		blocks = append(blocks, reduced)
+	blocks, err := t.mapBlocks(func(block *Block) (*Block, error) { return block.ReduceOverSamples(names, op) })
+	if err != nil {
+		return nil, err
 	}
 	t.keys.Retain()
 	return newTensorMapFrom(t.keys, blocks, Info{})

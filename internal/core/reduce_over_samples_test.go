@@ -258,28 +258,22 @@ func TestReduceOverSamplesIntegers(t *testing.T) {
 			m.gValues[i] = math.Round(v * 10)
 		}
 		for _, op := range []SampleReduction{SamplesSum, SamplesMax, SamplesMin} {
-			for _, run := range []func(){
-				func() {
-					block := coreBlock[int32](t, m)
-					got, err := block.ReduceOverSamples([]string{"atom"}, op)
-					require.NoError(t, err)
-					requireSameAsModel[int32](t, got, modelReduce(m, []int{0, 2}, op))
-					got.Free()
-					block.Free()
-				},
-				func() {
-					block := coreBlock[int64](t, m)
-					got, err := block.ReduceOverSamples([]string{"atom"}, op)
-					require.NoError(t, err)
-					requireSameAsModel[int64](t, got, modelReduce(m, []int{0, 2}, op))
-					got.Free()
-					block.Free()
-				},
-			} {
-				run()
-			}
+			checkIntegerReduction[int32](t, m, op)
+			checkIntegerReduction[int64](t, m, op)
 		}
 	}
+}
+
+// checkIntegerReduction compares the reduction of the block of m in integers of type T with
+// the model.
+func checkIntegerReduction[T Reducible](t *testing.T, m modelBlock, op SampleReduction) {
+	t.Helper()
+	block := coreBlock[T](t, m)
+	defer block.Free()
+	got, err := block.ReduceOverSamples([]string{"atom"}, op)
+	require.NoError(t, err)
+	defer got.Free()
+	requireSameAsModel[T](t, got, modelReduce(m, []int{0, 2}, op))
 }
 
 // TestReduceOverSamplesDocumentedExample is the example of metatensor-operations'
