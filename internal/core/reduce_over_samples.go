@@ -24,6 +24,24 @@ func (t *TensorMap) ReduceOverSamples(names []string, op SampleReduction) (*Tens
 	return newTensorMapFrom(t.keys, blocks, Info{})
 }
 
+// ReduceOverSamplesNamed is ReduceOverSamples with the reduction given by its name.
+func (t *TensorMap) ReduceOverSamplesNamed(names []string, reduction string) (*TensorMap, error) {
+	op, err := ParseSampleReduction(reduction)
+	if err != nil {
+		return nil, err
+	}
+	return t.ReduceOverSamples(names, op)
+}
+
+// ReduceOverSamplesNamed is ReduceOverSamples with the reduction given by its name.
+func (b *Block) ReduceOverSamplesNamed(names []string, reduction string) (*Block, error) {
+	op, err := ParseSampleReduction(reduction)
+	if err != nil {
+		return nil, err
+	}
+	return b.ReduceOverSamples(names, op)
+}
+
 // ReduceOverSamples reduces the block over the sample dimensions names: the new samples are
 // the distinct values of the other dimensions, sorted. Values and gradients must be f64, f32,
 // i32 or i64 on the CPU; mean, var and std need floating point values. The result's arrays

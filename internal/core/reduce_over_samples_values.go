@@ -28,6 +28,17 @@ func (r SampleReduction) String() string {
 	return names[r]
 }
 
+// ParseSampleReduction reads the name of a reduction, as String gives it.
+func ParseSampleReduction(name string) (SampleReduction, error) {
+	for r := SamplesSum; r <= SamplesMin; r++ {
+		if r.String() == name {
+			return r, nil
+		}
+	}
+	return 0, Errorf(InvalidParameterError,
+		"unknown reduction '%s': expected sum, mean, var, std, max or min", name)
+}
+
 // needsFloat tells whether the reduction divides, so that integers can not hold its result.
 func (r SampleReduction) needsFloat() bool {
 	return r == SamplesMean || r == SamplesVar || r == SamplesStd

@@ -29,7 +29,7 @@ MTS_TEST_CFLAGS ?=
 MTS_TEST_PLAIN ?= $(if $(findstring MTS_TEST_REFERENCE,$(MTS_TEST_CFLAGS)),,MTSGO_FASTPATHS=off)
 
 MTS_C_TESTS := test_errors test_version test_origins test_panic_printing test_null_arguments \
-	test_labels test_labels_origin_unasked test_block test_tensormap test_keys_to test_io
+	test_labels test_labels_origin_unasked test_block test_tensormap test_keys_to test_io test_reduce
 # Tests of functions our library does not implement yet: built against our header (so they
 # prove it compiles them) but only run against the reference, until their issue lands.
 MTS_C_TESTS_PENDING :=
