@@ -73,17 +73,19 @@ func modelReduce(m modelBlock, keep []int, op SampleReduction) modelReduced {
 			var sum, squares float64
 			pick := ms[0]
 			for _, i := range ms {
+				sum += m.values[i*m.inner+j]
+			}
+			c := float64(len(ms))
+			for _, i := range ms {
 				v := m.values[i*m.inner+j]
-				sum += v
-				squares += v * v
+				squares += (v - sum/c) * (v - sum/c)
 				best := m.values[pick*m.inner+j]
 				if best == best && (v != v || (op == SamplesMax && v > best) || (op == SamplesMin && v < best)) {
 					pick = i
 				}
 			}
-			c := float64(len(ms))
 			mean[g*m.inner+j] = sum / c
-			variance := squares/c - (sum/c)*(sum/c)
+			variance := squares / c
 			spread[g*m.inner+j] = math.Sqrt(variance)
 			selected[g*m.inner+j] = pick
 			result := map[SampleReduction]float64{

@@ -76,25 +76,23 @@ func reduceSampleValues[T Reducible](op SampleReduction, x []T, inner int, g gro
 	return r, err
 }
 
-// meanAndVariance gives the group means of x and its variances, the mean of the squares
-// minus the square of the mean.
-func meanAndVariance[T Reducible](x []T, n, inner int, g groups) (mean, rest []T, err error) {
+// meanAndVariance gives the group means of x and its variances, in two passes as
+// metatensor-operations 0.5 does: the mean of the squared differences to the group's mean.
+func meanAndVariance[T Reducible](x []T, n, inner int, g groups) (mean, variance []T, err error) {
 	mean, _, err = reduceGroups(ReduceMean, x, 1, n, inner, g, false)
 	if err != nil {
 		return nil, nil, err
 	}
 	squares := make([]T, len(x))
-	for i, v := range x {
-		squares[i] = v * v
+	for i, group := range g.of {
+		row, m := x[i*inner:(i+1)*inner], mean[group*inner:(group+1)*inner]
+		for j, v := range row {
+			d := v - m[j]
+			squares[i*inner+j] = d * d
+		}
 	}
-	rest, _, err = reduceGroups(ReduceMean, squares, 1, n, inner, g, false)
-	if err != nil {
-		return nil, nil, err
-	}
-	for i := range rest {
-		rest[i] -= mean[i] * mean[i]
-	}
-	return mean, rest, nil
+	variance, _, err = reduceGroups(ReduceMean, squares, 1, n, inner, g, false)
+	return mean, variance, err
 }
 
 // squareRoots replaces every element by its square root (NaN for a negative one).
