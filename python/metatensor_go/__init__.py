@@ -57,30 +57,22 @@ def _names(sample_names):
     return array
 
 
-def _reduce(tensor, sample_names, reduction):
+def _reduce(kind, obj, sample_names, reduction):
+    """Calls mtsx_<kind>_reduce_over_samples, kind being "tensormap" or "block"."""
     names = _names(sample_names)
-    ptr = _library().mtsx_tensormap_reduce_over_samples(
-        tensor._ptr, names, len(names), reduction.encode("utf8")
-    )
+    function = getattr(_library(), f"mtsx_{kind}_reduce_over_samples")
+    ptr = function(obj._ptr, names, len(names), reduction.encode("utf8"))
     check_pointer(ptr)
-    return metatensor.TensorMap.unsafe_from_ptr(ptr)
-
-
-def _reduce_block(block, sample_names, reduction):
-    names = _names(sample_names)
-    ptr = _library().mtsx_block_reduce_over_samples(
-        block._ptr, names, len(names), reduction.encode("utf8")
-    )
-    check_pointer(ptr)
-    return metatensor.TensorBlock.unsafe_from_ptr(ptr)
+    result = metatensor.TensorMap if kind == "tensormap" else metatensor.TensorBlock
+    return result.unsafe_from_ptr(ptr)
 
 
 def _define(reduction):
     def over_tensor(tensor, sample_names):
-        return _reduce(tensor, sample_names, reduction)
+        return _reduce("tensormap", tensor, sample_names, reduction)
 
     def over_block(block, sample_names):
-        return _reduce_block(block, sample_names, reduction)
+        return _reduce("block", block, sample_names, reduction)
 
     over_tensor.__name__ = f"{reduction}_over_samples"
     over_tensor.__doc__ = (
