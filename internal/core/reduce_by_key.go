@@ -153,7 +153,11 @@ func reduceGroups[T Reducible](op Reduction, values []T, outer, n, inner int, g 
 			in := values[o*n*inner : (o+1)*n*inner]
 			dst := out[o*count*inner : (o+1)*count*inner]
 			for i, group := range g.of {
-				addRow(dst[group*inner:(group+1)*inner], in[i*inner:(i+1)*inner])
+				if g.first[i] {
+					startRow(dst[group*inner:(group+1)*inner], in[i*inner:(i+1)*inner])
+				} else {
+					addRow(dst[group*inner:(group+1)*inner], in[i*inner:(i+1)*inner])
+				}
 			}
 		}
 		if op == ReduceMean {
@@ -191,11 +195,28 @@ func isFloat[T Reducible]() bool {
 // isNaN works for every element type (integers are never NaN).
 func isNaN[T Reducible](v T) bool { return v != v }
 
-// addRow adds src to dst, element by element.
+// addRow adds src to dst, element by element, four at a time.
 func addRow[T Reducible](dst, src []T) {
 	src = src[:len(dst)]
-	for j := range dst {
+	j := 0
+	for ; j+4 <= len(dst); j += 4 {
+		d, s := dst[j:j+4:j+4], src[j:j+4:j+4]
+		d[0] += s[0]
+		d[1] += s[1]
+		d[2] += s[2]
+		d[3] += s[3]
+	}
+	for ; j < len(dst); j++ {
 		dst[j] += src[j]
+	}
+}
+
+// startRow sets dst to 0 + src without reading dst (zero already): adding to zero, rather
+// than copying, turns -0 into +0 as a sum from zero does.
+func startRow[T Reducible](dst, src []T) {
+	src = src[:len(dst)]
+	for j, v := range src {
+		dst[j] = 0 + v
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // naiveByKey is the model of ReduceByKey: element by element, with the runs found by
@@ -147,6 +149,7 @@ func TestReduceByKeyTable(t *testing.T) {
 		{"nan later", []float64{1, nan, 3, 0}, []int{4}, []int64{0, 0, 1, 1}},
 		{"all nan", []float64{nan, nan, 2}, []int{3}, []int64{0, 0, 1}},
 		{"infinities", []float64{math.Inf(-1), math.Inf(1), -1}, []int{3}, []int64{0, 0, 0}},
+		{"negative zero", []float64{math.Copysign(0, -1), 1, math.Copysign(0, -1)}, []int{3}, []int64{0, 1, 2}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -167,6 +170,14 @@ func TestReduceByKeyTable(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReduceByKeySumStartsFromZero checks that a sum is 0 + the values, as a sum from zero
+// is: -0 alone sums to +0.
+func TestReduceByKeySumStartsFromZero(t *testing.T) {
+	got, err := ReduceByKey(ReduceSum, []float64{math.Copysign(0, -1)}, []int{1}, 0, []int{0}, false)
+	require.NoError(t, err)
+	require.False(t, math.Signbit(got.Values[0]))
 }
 
 func TestReduceByKeyIntegers(t *testing.T) {
