@@ -135,10 +135,15 @@ func reduceGradientValues[T Reducible](op SampleReduction, gv []T, inner int, pl
 func varianceGradient[T Reducible](op SampleReduction, gv []T, inner int, plan gradientPlan, x []T, xInner int, r reducedValues[T]) ([]T, error) {
 	n := len(plan.oldSample)
 	gx := make([]T, len(gv))
+	// A gradient row is its own components (xyz...) times a row of the values: the loops go
+	// over these chunks, so that no element needs a division to find its value.
 	for i, s := range plan.oldSample {
-		row, xs := gv[i*inner:(i+1)*inner], x[s*xInner:(s+1)*xInner]
-		for j := range row {
-			gx[i*inner+j] = row[j] * xs[j%xInner]
+		xs := x[s*xInner : (s+1)*xInner]
+		for start := i * inner; start < (i+1)*inner; start += xInner {
+			chunk, out := gv[start:start+xInner], gx[start:start+xInner]
+			for j, v := range xs {
+				out[j] = chunk[j] * v
+			}
 		}
 	}
 	gMean, _, err := reduceGroups(ReduceMean, gv, 1, n, inner, plan.rows, false)
@@ -152,17 +157,20 @@ func varianceGradient[T Reducible](op SampleReduction, gv []T, inner int, plan g
 	for row, s := range plan.newSample {
 		mean := r.mean[s*xInner : (s+1)*xInner]
 		spread := r.values[s*xInner : (s+1)*xInner]
-		for j := row * inner; j < (row+1)*inner; j++ {
-			d := gxMean[j] - gMean[j]*mean[j%xInner]
-			if op == SamplesVar {
-				gMean[j] = 2 * d
-				continue
+		for start := row * inner; start < (row+1)*inner; start += xInner {
+			g, gx := gMean[start:start+xInner], gxMean[start:start+xInner]
+			for j, m := range mean {
+				d := gx[j] - g[j]*m
+				if op == SamplesVar {
+					g[j] = 2 * d
+					continue
+				}
+				q := float64(d / spread[j])
+				if math.IsNaN(q) || math.IsInf(q, 0) {
+					q = 0
+				}
+				g[j] = T(q)
 			}
-			q := float64(d / spread[j%xInner])
-			if math.IsNaN(q) || math.IsInf(q, 0) {
-				q = 0
-			}
-			gMean[j] = T(q)
 		}
 	}
 	return gMean, nil
@@ -176,9 +184,12 @@ func selectedGradient[T Reducible](gv []T, inner int, plan gradientPlan, xInner 
 		row := gv[i*inner : (i+1)*inner]
 		dst := out[plan.rows.of[i]*inner : (plan.rows.of[i]+1)*inner]
 		picked := selected[sampleGroups[s]*xInner : (sampleGroups[s]+1)*xInner]
-		for j := range row {
-			if picked[j%xInner] == s {
-				dst[j] += row[j]
+		for start := 0; start < inner; start += xInner {
+			chunk, d := row[start:start+xInner], dst[start:start+xInner]
+			for j, p := range picked {
+				if p == s {
+					d[j] += chunk[j]
+				}
 			}
 		}
 	}
