@@ -65,6 +65,7 @@ include bindings/c/tests/tests.mk
 include bindings/c/tests/leaks.mk
 include tests/reference/reference.mk
 include tests/mts_compat/compat.mk
+include tests/reduce/reduce.mk
 include bench/bench.mk
 $(MTS_C_TEST_BINS) $(MTS_C_TEST_PENDING_BINS): | lib headers
 $(MTS_LEAKS_SELFTEST) c-tests-leaks c-tests-valgrind: | lib headers

@@ -410,3 +410,29 @@ func mtsgo_tensormap_save_buffer(buffer **C.uint8_t, buffer_count *C.uintptr_t, 
 	defer recoverStatus("mts_tensormap_save_buffer", &status)
 	return statusOf(implTensormapSaveBuffer(buffer, buffer_count, realloc_user_data, realloc, tensor))
 }
+
+// mtsgo_x_tensormap_reduce_over_samples is the Go body of mtsx_tensormap_reduce_over_samples.
+//
+//export mtsgo_x_tensormap_reduce_over_samples
+func mtsgo_x_tensormap_reduce_over_samples(tensor *C.struct_mts_tensormap_t, sample_names **C.char, sample_names_count C.uintptr_t, reduction *C.char) (result *C.struct_mts_tensormap_t) {
+	defer recoverObject("mtsx_tensormap_reduce_over_samples", &result)
+	value, err := implXTensormapReduceOverSamples(tensor, sample_names, sample_names_count, reduction)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return value
+}
+
+// mtsgo_x_block_reduce_over_samples is the Go body of mtsx_block_reduce_over_samples.
+//
+//export mtsgo_x_block_reduce_over_samples
+func mtsgo_x_block_reduce_over_samples(block *C.struct_mts_block_t, sample_names **C.char, sample_names_count C.uintptr_t, reduction *C.char) (result *C.struct_mts_block_t) {
+	defer recoverObject("mtsx_block_reduce_over_samples", &result)
+	value, err := implXBlockReduceOverSamples(block, sample_names, sample_names_count, reduction)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return value
+}

@@ -443,3 +443,37 @@ func implTensormapSaveBuffer(buffer **C.uint8_t, buffer_count *C.uintptr_t, real
 		return core.SaveTensorMap(sink, tensorCore.tensor)
 	})
 }
+
+// implXTensormapReduceOverSamples is the body of mtsx_tensormap_reduce_over_samples, generated from the core call tensor.ReduceOverSamplesNamed(sample_names, reduction).
+func implXTensormapReduceOverSamples(tensor *C.struct_mts_tensormap_t, sample_names **C.char, sample_names_count C.uintptr_t, reduction *C.char) (*C.struct_mts_tensormap_t, error) {
+	tensorCore, err := tensorMapOf(tensor)
+	if err != nil {
+		return nil, err
+	}
+	sampleNamesCore, err := stringsFromC(sample_names, sample_names_count, "sample_name")
+	if err != nil {
+		return nil, err
+	}
+	out0, err := tensorCore.tensor.ReduceOverSamplesNamed(sampleNamesCore, C.GoString(reduction))
+	if err != nil {
+		return nil, err
+	}
+	return newTensorMapRecord(out0), nil
+}
+
+// implXBlockReduceOverSamples is the body of mtsx_block_reduce_over_samples, generated from the core call block.ReduceOverSamplesNamed(sample_names, reduction).
+func implXBlockReduceOverSamples(block *C.struct_mts_block_t, sample_names **C.char, sample_names_count C.uintptr_t, reduction *C.char) (*C.struct_mts_block_t, error) {
+	blockCore, err := blockOf(block)
+	if err != nil {
+		return nil, err
+	}
+	sampleNamesCore, err := stringsFromC(sample_names, sample_names_count, "sample_name")
+	if err != nil {
+		return nil, err
+	}
+	out0, err := blockCore.ReduceOverSamplesNamed(sampleNamesCore, C.GoString(reduction))
+	if err != nil {
+		return nil, err
+	}
+	return blockRecordOf(out0), nil
+}

@@ -843,3 +843,45 @@ mts_status_t mts_tensormap_save_buffer(uint8_t **buffer, uintptr_t *buffer_count
     }
     return mtsgo_tensormap_save_buffer(buffer, buffer_count, realloc_user_data, realloc, (struct mts_tensormap_t *)tensor_record);
 }
+
+struct mts_tensormap_t *mtsx_tensormap_reduce_over_samples(const struct mts_tensormap_t *tensor, const char *const *sample_names, uintptr_t sample_names_count, const char *reduction) {
+    if (tensor == NULL) {
+        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
+        return NULL;
+    }
+    if (sample_names == NULL) {
+        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for sample_names");
+        return NULL;
+    }
+    if (reduction == NULL) {
+        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for reduction");
+        return NULL;
+    }
+    const struct mts_tensormap_t *tensor_record = mtsgo_record_of(tensor, MTSGO_TENSORMAP_MAGIC, "tensor");
+    if (tensor_record == NULL) {
+        return NULL;
+    }
+    struct mts_tensormap_t *result = mtsgo_x_tensormap_reduce_over_samples((struct mts_tensormap_t *)tensor_record, (char **)sample_names, sample_names_count, (char *)reduction);
+    return mtsgo_handle_of_result(result);
+}
+
+struct mts_block_t *mtsx_block_reduce_over_samples(const struct mts_block_t *block, const char *const *sample_names, uintptr_t sample_names_count, const char *reduction) {
+    if (block == NULL) {
+        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
+        return NULL;
+    }
+    if (sample_names == NULL) {
+        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for sample_names");
+        return NULL;
+    }
+    if (reduction == NULL) {
+        mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for reduction");
+        return NULL;
+    }
+    const struct mts_block_t *block_record = mtsgo_record_of(block, MTSGO_BLOCK_MAGIC, "block");
+    if (block_record == NULL) {
+        return NULL;
+    }
+    struct mts_block_t *result = mtsgo_x_block_reduce_over_samples((struct mts_block_t *)block_record, (char **)sample_names, sample_names_count, (char *)reduction);
+    return mtsgo_handle_of_result(result);
+}

@@ -744,3 +744,37 @@ func (t *TensorMap) SaveBuffer() (data []byte, err error) {
 	data, err = core.SaveTensorMapBuffer(tensorCore)
 	return
 }
+
+// ReduceOverSamples combines, in every block, the samples that differ only in the sample
+// dimensions sampleNames, in the values and in every gradient; reduction is "sum", "mean",
+// "var", "std", "max" or "min" (an extension of this library, not in metatensor-core).
+func (t *TensorMap) ReduceOverSamples(sampleNames []string, reduction string) (result *TensorMap, err error) {
+	defer runtime.KeepAlive(t)
+	tensorCore, err := t.get()
+	if err != nil {
+		return
+	}
+	out0, err := tensorCore.ReduceOverSamplesNamed(sampleNames, reduction)
+	if err != nil {
+		return
+	}
+	result = ownTensorMap(out0)
+	return
+}
+
+// ReduceOverSamples combines the samples that differ only in the sample dimensions
+// sampleNames, in the values and in every gradient; reduction is "sum", "mean", "var",
+// "std", "max" or "min" (an extension of this library, not in metatensor-core).
+func (b *TensorBlock) ReduceOverSamples(sampleNames []string, reduction string) (result *TensorBlock, err error) {
+	defer runtime.KeepAlive(b)
+	blockCore, err := b.get()
+	if err != nil {
+		return
+	}
+	out0, err := blockCore.ReduceOverSamplesNamed(sampleNames, reduction)
+	if err != nil {
+		return
+	}
+	result = ownBlock(out0)
+	return
+}

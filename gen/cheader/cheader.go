@@ -177,14 +177,20 @@ func Metatensor(api *spec.API) []byte {
 	p.line("#ifdef __cplusplus")
 	p.line(`extern "C" {`)
 	p.line("#endif")
-	for _, f := range api.Functions {
-		p.line("")
-		extra := paramDocs(f.Params)
-		if r := returnDoc(api, &f.Returns); r != "" {
-			extra = append(extra, r)
+	// The extensions come last, under a heading of their own (none without extensions).
+	heading := "/* Extensions: functions of metatensor-go that metatensor-core does not have. */"
+	for _, extensions := range []bool{false, true} {
+		for _, f := range api.Functions {
+			if (f.Group == spec.ExtensionsGroup) != extensions {
+				continue
+			}
+			if extensions && heading != "" {
+				p.line("")
+				p.line("%s", heading)
+				heading = ""
+			}
+			p.function(api, f)
 		}
-		p.doc("", f.Doc, extra...)
-		p.line("%s;", cname.CFunction(f.Name, &f.Returns, f.Params))
 	}
 	p.line("")
 	p.line("#ifdef __cplusplus")
@@ -193,6 +199,17 @@ func Metatensor(api *spec.API) []byte {
 	p.line("")
 	p.line("#endif  /* METATENSOR_H */")
 	return []byte(p.String())
+}
+
+// function declares a documented function.
+func (p *printer) function(api *spec.API, f *spec.Function) {
+	p.line("")
+	extra := paramDocs(f.Params)
+	if r := returnDoc(api, &f.Returns); r != "" {
+		extra = append(extra, r)
+	}
+	p.doc("", f.Doc, extra...)
+	p.line("%s;", cname.CFunction(f.Name, &f.Returns, f.Params))
 }
 
 // callbackTypedef writes a documented function-pointer typedef.

@@ -5,8 +5,12 @@ import "strings"
 // The C symbols of the export layer (bindings/c). Every one starts with mtsgo_, so that it
 // never clashes with a symbol of the ABI.
 
-// Short drops the library prefix: mts_labels_union gives labels_union.
+// Short drops the library prefix: mts_labels_union gives labels_union, and the extension
+// mtsx_block_reduce_over_samples gives x_block_reduce_over_samples.
 func Short(function string) string {
+	if rest, ok := strings.CutPrefix(function, "mtsx_"); ok {
+		return "x_" + rest
+	}
 	return strings.TrimPrefix(function, "mts_")
 }
 

@@ -10,7 +10,7 @@ var (
 	versionPattern = regexp.MustCompile(`^\d+\.\d+\.\d+$`)
 	identifier     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	headers        = []string{"metatensor", "dlpack"}
-	groups         = []string{"errors", "misc", "origins", "labels", "block", "tensormap", "io"}
+	groups         = []string{"errors", "misc", "origins", "labels", "block", "tensormap", "io", ExtensionsGroup}
 	directions     = []string{"in", "out", "inout"}
 	ownerships     = []string{"borrowed", "taken", "returned"}
 	// Keywords of C and C++ can not name anything the headers declare.
@@ -20,6 +20,13 @@ var (
 		or private protected public register restrict return short signed sizeof static struct switch
 		template this throw true try typedef typeid typename union unsigned using virtual void
 		volatile while xor`)
+)
+
+// The functions of this library that metatensor-core lacks are in their own group, with a
+// prefix of their own, so that no name can collide with one of the reference.
+const (
+	ExtensionsGroup = "extensions"
+	ExtensionPrefix = "mtsx_"
 )
 
 func (api *API) validate() error {
@@ -108,6 +115,9 @@ func (api *API) validate() error {
 		checkDoc(&p, where, f.Doc)
 		if !slices.Contains(groups, f.Group) {
 			p.add("%s: group %q is not one of %s", where, f.Group, strings.Join(groups, ", "))
+		}
+		if (f.Group == ExtensionsGroup) != strings.HasPrefix(f.Name, ExtensionPrefix) {
+			p.add("%s: the functions of group %s, and only they, are named %s*", where, ExtensionsGroup, ExtensionPrefix)
 		}
 		api.checkReturn(&p, where, &f.Returns, true)
 		api.checkParams(&p, where, f.Params)

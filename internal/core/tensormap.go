@@ -166,19 +166,29 @@ func (t *TensorMap) DType() (DType, error) {
 // Copy makes an independent tensor map: blocks copied as by Block.Copy, keys shared, info
 // copied in the same order.
 func (t *TensorMap) Copy() (*TensorMap, error) {
+	blocks, err := t.mapBlocks((*Block).Copy)
+	if err != nil {
+		return nil, err
+	}
+	t.keys.Retain()
+	return &TensorMap{keys: t.keys, blocks: blocks, info: t.info.Clone()}, nil
+}
+
+// mapBlocks gives the result of f for every block, in order; on error, the blocks made so far
+// are freed.
+func (t *TensorMap) mapBlocks(f func(*Block) (*Block, error)) ([]*Block, error) {
 	blocks := make([]*Block, 0, len(t.blocks))
 	for _, block := range t.blocks {
-		copied, err := block.Copy()
+		made, err := f(block)
 		if err != nil {
 			for _, b := range blocks {
 				b.Free()
 			}
 			return nil, err
 		}
-		blocks = append(blocks, copied)
+		blocks = append(blocks, made)
 	}
-	t.keys.Retain()
-	return &TensorMap{keys: t.keys, blocks: blocks, info: t.info.Clone()}, nil
+	return blocks, nil
 }
 
 // Free releases the blocks, the reference to the keys, then the binding's record. A nil

@@ -30,7 +30,7 @@ MTS_TEST_PLAIN ?= $(if $(findstring MTS_TEST_REFERENCE,$(MTS_TEST_CFLAGS)),,MTSG
 
 MTS_C_TESTS := test_errors test_version test_origins test_panic_printing test_null_arguments \
 	test_labels test_labels_origin_unasked test_block test_tensormap test_keys_to test_io \
-	test_loader_misuse
+	test_loader_misuse test_reduce
 # Tests of our library alone (misuse whose behaviour the reference leaves undefined): not run
 # against the reference.
 MTS_C_TESTS_OURS := test_misuse

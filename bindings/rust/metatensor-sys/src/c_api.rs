@@ -540,4 +540,20 @@ unsafe extern "C" {
     /// caller frees `*buffer`, also after a failure.
     #[must_use]
     pub fn mts_tensormap_save_buffer(buffer: *mut *mut u8, buffer_count: *mut usize, realloc_user_data: *mut std::os::raw::c_void, realloc: mts_realloc_buffer_t, tensor: *const mts_tensormap_t) -> mts_status_t;
+
+    /// Builds a new tensor map where, in every block, the samples that differ only in the
+    /// sample dimensions `sample_names` are combined into one, in the values and in every
+    /// gradient. The new samples are the distinct values of the remaining dimensions, sorted.
+    /// `reduction` is "sum", "mean", "var", "std" (as metatensor-operations' functions of the
+    /// same names), "max" or "min" (each element, and its gradient, from the first sample
+    /// holding the extreme value; NaN propagates). At least one sample dimension must remain.
+    /// The data must be f64, f32, i64 or i32 on the CPU (mean, var and std need f64 or f32);
+    /// the new arrays are made by each block's values array through `from_dlpack`. The keys are
+    /// kept, the info is not. `tensor` is not modified. Release the result with
+    /// `mts_tensormap_free`.
+    pub fn mtsx_tensormap_reduce_over_samples(tensor: *const mts_tensormap_t, sample_names: *const *const std::os::raw::c_char, sample_names_count: usize, reduction: *const std::os::raw::c_char) -> *mut mts_tensormap_t;
+
+    /// Builds a new block from `block` as `mtsx_tensormap_reduce_over_samples` builds each of
+    /// its blocks. `block` is not modified. Release the result with `mts_block_free`.
+    pub fn mtsx_block_reduce_over_samples(block: *const mts_block_t, sample_names: *const *const std::os::raw::c_char, sample_names_count: usize, reduction: *const std::os::raw::c_char) -> *mut mts_block_t;
 }

@@ -1,0 +1,264 @@
+package core
+
+// Reduction by key: the values of an n-dimensional array are reduced along one axis over
+// groups of positions. ReduceByKey makes the groups from runs of equal consecutive keys, as
+// ArrayFire's sumByKey family does: keys [0 0 1 1 1 0 0 2 2] give the groups [0 1 0 2], a
+// key that comes back later starting a new group. The sample reductions of blocks reuse the
+// same loops with groups that need not be consecutive.
+//
+// NaN: sum and mean follow IEEE arithmetic, so a NaN member makes the result NaN. Max and min
+// propagate NaN by default (as numpy's max does): a group with a NaN gives NaN, and the
+// selected position is that of its first NaN. With ignoreNaN they skip NaN members; a group
+// of NaN only gives NaN and selects its first position.
+
+// Reduction is what a reduction by key computes over each group.
+type Reduction int
+
+const (
+	ReduceSum Reduction = iota
+	ReduceMean
+	ReduceMax
+	ReduceMin
+)
+
+// String names a reduction as the error messages do.
+func (r Reduction) String() string {
+	switch r {
+	case ReduceSum:
+		return "sum"
+	case ReduceMean:
+		return "mean"
+	case ReduceMax:
+		return "max"
+	case ReduceMin:
+		return "min"
+	}
+	return "unknown reduction"
+}
+
+// Reducible are the element types a reduction by key works on.
+type Reducible interface {
+	~float32 | ~float64 | ~int32 | ~int64
+}
+
+// ReduceKey are the types of the keys of ReduceByKey.
+type ReduceKey interface {
+	~int32 | ~int64 | ~int
+}
+
+// ByKey is the result of ReduceByKey.
+type ByKey[T Reducible, K ReduceKey] struct {
+	Keys   []K     // the key of every group, in order
+	Counts []int64 // the number of positions of every group
+	Shape  []int   // the input's shape with len(Keys) along the axis
+	Values []T     // the reduced values, row-major in Shape
+	// Selected is, for max and min, the position along the axis of the element each value
+	// comes from (ties pick the first); nil for sum and mean.
+	Selected []int
+}
+
+// ReduceByKey reduces values, row-major of the given shape, along axis over the runs of equal
+// consecutive keys (one key per position along the axis).
+func ReduceByKey[T Reducible, K ReduceKey](op Reduction, values []T, shape []int, axis int, keys []K, ignoreNaN bool) (*ByKey[T, K], error) {
+	outer, n, inner, err := splitAxis(shape, axis, len(values))
+	if err != nil {
+		return nil, err
+	}
+	if len(keys) != n {
+		return nil, Errorf(InvalidParameterError,
+			"invalid keys for a reduction by key: got %d keys for an axis of size %d", len(keys), n)
+	}
+	groupOf, outKeys := keyRuns(keys)
+	g := groupsOf(groupOf, len(outKeys))
+	out, selected, err := reduceGroups(op, values, outer, n, inner, g, ignoreNaN)
+	if err != nil {
+		return nil, err
+	}
+	outShape := append([]int(nil), shape...)
+	outShape[axis] = len(outKeys)
+	return &ByKey[T, K]{Keys: outKeys, Counts: g.counts, Shape: outShape, Values: out, Selected: selected}, nil
+}
+
+// splitAxis views a row-major shape as (outer, n, inner) around axis, checking that it holds
+// exactly length elements.
+func splitAxis(shape []int, axis int, length int) (outer, n, inner int, err error) {
+	if axis < 0 || axis >= len(shape) {
+		return 0, 0, 0, Errorf(InvalidParameterError,
+			"invalid axis %d for a reduction by key over an array with %d axes", axis, len(shape))
+	}
+	outer, inner = 1, 1
+	for i, d := range shape {
+		if d < 0 {
+			return 0, 0, 0, Errorf(InvalidParameterError, "invalid shape for a reduction by key: axis %d has size %d", i, d)
+		}
+		switch {
+		case i < axis:
+			outer *= d
+		case i > axis:
+			inner *= d
+		}
+	}
+	n = shape[axis]
+	if outer*n*inner != length {
+		return 0, 0, 0, Errorf(InvalidParameterError,
+			"invalid values for a reduction by key: got %d values, but the shape needs %d", length, outer*n*inner)
+	}
+	return outer, n, inner, nil
+}
+
+// keyRuns numbers the runs of equal consecutive keys: groupOf[i] is the run of position i,
+// and runKeys the key of every run.
+func keyRuns[K ReduceKey](keys []K) (groupOf []int, runKeys []K) {
+	groupOf = make([]int, len(keys))
+	for i, k := range keys {
+		if i == 0 || k != keys[i-1] {
+			runKeys = append(runKeys, k)
+		}
+		groupOf[i] = len(runKeys) - 1
+	}
+	return groupOf, runKeys
+}
+
+// groups says where every position along the reduced axis goes.
+type groups struct {
+	of     []int   // the group of every position
+	first  []bool  // whether a position is the first of its group
+	counts []int64 // the number of positions of every group
+}
+
+// groupsOf describes count groups from the group of every position.
+func groupsOf(groupOf []int, count int) groups {
+	g := groups{of: groupOf, first: make([]bool, len(groupOf)), counts: make([]int64, count)}
+	for i, group := range groupOf {
+		g.first[i] = g.counts[group] == 0
+		g.counts[group]++
+	}
+	return g
+}
+
+// reduceGroups reduces values, seen as (outer, n, inner), into (outer, groups, inner). The
+// input is read once, in order; every step works on a whole row of inner elements, so the
+// loops stream memory without a call per element.
+func reduceGroups[T Reducible](op Reduction, values []T, outer, n, inner int, g groups, ignoreNaN bool) ([]T, []int, error) {
+	count := len(g.counts)
+	out := make([]T, outer*count*inner)
+	var selected []int
+	switch op {
+	case ReduceSum, ReduceMean:
+		if op == ReduceMean && !isFloat[T]() {
+			return nil, nil, Errorf(InvalidParameterError,
+				"can not take the mean of integer values: reduce with a sum and divide by the counts")
+		}
+		for o := range outer {
+			in := values[o*n*inner : (o+1)*n*inner]
+			dst := out[o*count*inner : (o+1)*count*inner]
+			for i, group := range g.of {
+				if g.first[i] {
+					startRow(dst[group*inner:(group+1)*inner], in[i*inner:(i+1)*inner])
+				} else {
+					addRow(dst[group*inner:(group+1)*inner], in[i*inner:(i+1)*inner])
+				}
+			}
+		}
+		if op == ReduceMean {
+			divideRows(out, g.counts, inner)
+		}
+	case ReduceMax, ReduceMin:
+		selected = make([]int, len(out))
+		for o := range outer {
+			in := values[o*n*inner : (o+1)*n*inner]
+			dst := out[o*count*inner : (o+1)*count*inner]
+			sel := selected[o*count*inner : (o+1)*count*inner]
+			for i, group := range g.of {
+				row := in[i*inner : (i+1)*inner]
+				d, s := dst[group*inner:(group+1)*inner], sel[group*inner:(group+1)*inner]
+				if g.first[i] {
+					copy(d, row)
+					fillInts(s, i)
+					continue
+				}
+				foldExtremeRow(d, s, row, i, ignoreNaN, op == ReduceMax)
+			}
+		}
+	default:
+		return nil, nil, Errorf(InvalidParameterError, "unknown reduction %d", op)
+	}
+	return out, selected, nil
+}
+
+// isFloat tells whether T is a floating point type.
+func isFloat[T Reducible]() bool {
+	var x T = 1
+	return x/2 != 0
+}
+
+// isNaN works for every element type (integers are never NaN).
+func isNaN[T Reducible](v T) bool { return v != v }
+
+// addRow adds src to dst, element by element, four at a time.
+func addRow[T Reducible](dst, src []T) {
+	src = src[:len(dst)]
+	j := 0
+	for ; j+4 <= len(dst); j += 4 {
+		d, s := dst[j:j+4:j+4], src[j:j+4:j+4]
+		d[0] += s[0]
+		d[1] += s[1]
+		d[2] += s[2]
+		d[3] += s[3]
+	}
+	for ; j < len(dst); j++ {
+		dst[j] += src[j]
+	}
+}
+
+// startRow sets dst to 0 + src without reading dst (zero already): adding to zero, rather
+// than copying, turns -0 into +0 as a sum from zero does.
+func startRow[T Reducible](dst, src []T) {
+	src = src[:len(dst)]
+	for j, v := range src {
+		dst[j] = 0 + v
+	}
+}
+
+// divideRows divides every row of inner elements of out (group after group, outer times) by
+// the count of its group.
+func divideRows[T Reducible](out []T, counts []int64, inner int) {
+	for start := 0; start < len(out); start += len(counts) * inner {
+		for group, c := range counts {
+			row := out[start+group*inner : start+(group+1)*inner]
+			for j := range row {
+				row[j] /= T(c)
+			}
+		}
+	}
+}
+
+// fillInts sets every element of s to v.
+func fillInts(s []int, v int) {
+	for j := range s {
+		s[j] = v
+	}
+}
+
+// foldExtremeRow folds row (at position i) into the running max or min dst and the positions sel
+// it comes from. Only a strictly better value replaces the current one, so ties keep the
+// first; the branches on max and ignoreNaN are the same for the whole row.
+func foldExtremeRow[T Reducible](dst []T, sel []int, row []T, i int, ignoreNaN, max bool) {
+	row, sel = row[:len(dst)], sel[:len(dst)]
+	for j, v := range row {
+		current := dst[j]
+		better := v < current
+		if max {
+			better = v > current
+		}
+		var take bool
+		if ignoreNaN {
+			take = !isNaN(v) && (isNaN(current) || better)
+		} else {
+			take = !isNaN(current) && (isNaN(v) || better)
+		}
+		if take {
+			dst[j], sel[j] = v, i
+		}
+	}
+}

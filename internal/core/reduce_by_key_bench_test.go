@@ -1,0 +1,57 @@
+package core
+
+import "testing"
+
+// The data of the benchmark: 1,000 structures of 10 to 100 atoms (55 on average), 3
+// components and 128 properties, summed per structure.
+func benchByKeyData() ([]float64, []int, []int32) {
+	var keys []int32
+	for s := range 1000 {
+		for range 10 + s%91 {
+			keys = append(keys, int32(s))
+		}
+	}
+	shape := []int{len(keys), 3, 128}
+	values := make([]float64, len(keys)*3*128)
+	for i := range values {
+		values[i] = float64(i % 101)
+	}
+	return values, shape, keys
+}
+
+// BenchmarkReduceByKeySum is meant to be read against BenchmarkPlainRead: the reduction
+// should stream its input at close to the speed of a plain read.
+func BenchmarkReduceByKeySum(b *testing.B) { benchReduceByKey(b, ReduceSum) }
+
+func BenchmarkReduceByKeyMax(b *testing.B) { benchReduceByKey(b, ReduceMax) }
+
+func benchReduceByKey(b *testing.B, op Reduction) {
+	values, shape, keys := benchByKeyData()
+	b.SetBytes(int64(len(values) * 8))
+	for b.Loop() {
+		if _, err := ReduceByKey(op, values, shape, 0, keys, false); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchSink keeps the plain read from being optimised away.
+var benchSink float64
+
+// BenchmarkPlainRead reads the same data once, summing it in four independent sums so that
+// the additions do not wait on each other.
+func BenchmarkPlainRead(b *testing.B) {
+	values, _, _ := benchByKeyData()
+	b.SetBytes(int64(len(values) * 8))
+	for b.Loop() {
+		var s0, s1, s2, s3 float64
+		for j := 0; j+4 <= len(values); j += 4 {
+			v := values[j : j+4 : j+4]
+			s0 += v[0]
+			s1 += v[1]
+			s2 += v[2]
+			s3 += v[3]
+		}
+		benchSink = s0 + s1 + s2 + s3
+	}
+}

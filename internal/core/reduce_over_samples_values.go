@@ -1,0 +1,197 @@
+package core
+
+import "math"
+
+// The arithmetic of the sample reductions, on row-major values whose first axis is the
+// samples (docs/reference-behaviour.md#reductions-over-samples). It follows
+// metatensor-operations' order of operations, so that floating point results agree: sums
+// in sample order, then a division by the counts.
+
+// SampleReduction is what ReduceOverSamples computes over each group of samples.
+type SampleReduction int
+
+const (
+	SamplesSum SampleReduction = iota
+	SamplesMean
+	SamplesVar
+	SamplesStd
+	SamplesMax
+	SamplesMin
+)
+
+// String names a reduction as the functions of metatensor-operations do.
+func (r SampleReduction) String() string {
+	names := [...]string{"sum", "mean", "var", "std", "max", "min"}
+	if r < 0 || int(r) >= len(names) {
+		return "unknown"
+	}
+	return names[r]
+}
+
+// ParseSampleReduction reads the name of a reduction, as String gives it.
+func ParseSampleReduction(name string) (SampleReduction, error) {
+	for r := SamplesSum; r <= SamplesMin; r++ {
+		if r.String() == name {
+			return r, nil
+		}
+	}
+	return 0, Errorf(InvalidParameterError,
+		"unknown reduction '%s': expected sum, mean, var, std, max or min", name)
+}
+
+// needsFloat tells whether the reduction divides, so that integers can not hold its result.
+func (r SampleReduction) needsFloat() bool {
+	return r == SamplesMean || r == SamplesVar || r == SamplesStd
+}
+
+// reducedValues is the reduction of a block's values, with what the gradients need.
+type reducedValues[T Reducible] struct {
+	values   []T   // one row per group
+	mean     []T   // for var and std: the mean of every group
+	selected []int // for max and min: the sample each element comes from
+}
+
+// reduceSampleValues reduces x, with inner elements per sample, over the groups g.
+func reduceSampleValues[T Reducible](op SampleReduction, x []T, inner int, g groups) (reducedValues[T], error) {
+	n := len(g.of)
+	var r reducedValues[T]
+	var err error
+	switch op {
+	case SamplesSum:
+		r.values, _, err = reduceGroups(ReduceSum, x, 1, n, inner, g, false)
+	case SamplesMean:
+		r.values, _, err = reduceGroups(ReduceMean, x, 1, n, inner, g, false)
+	case SamplesVar, SamplesStd:
+		r.mean, r.values, err = meanAndVariance(x, n, inner, g)
+		if op == SamplesStd {
+			squareRoots(r.values)
+		}
+	case SamplesMax:
+		r.values, r.selected, err = reduceGroups(ReduceMax, x, 1, n, inner, g, false)
+	case SamplesMin:
+		r.values, r.selected, err = reduceGroups(ReduceMin, x, 1, n, inner, g, false)
+	default:
+		err = Errorf(InvalidParameterError, "unknown reduction over samples %d", int(op))
+	}
+	return r, err
+}
+
+// meanAndVariance gives the group means of x and its variances, in two passes as
+// metatensor-operations 0.5 does: the mean of the squared differences to the group's mean.
+func meanAndVariance[T Reducible](x []T, n, inner int, g groups) (mean, variance []T, err error) {
+	mean, _, err = reduceGroups(ReduceMean, x, 1, n, inner, g, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	squares := make([]T, len(x))
+	for i, group := range g.of {
+		row, m := x[i*inner:(i+1)*inner], mean[group*inner:(group+1)*inner]
+		for j, v := range row {
+			d := v - m[j]
+			squares[i*inner+j] = d * d
+		}
+	}
+	variance, _, err = reduceGroups(ReduceMean, squares, 1, n, inner, g, false)
+	return mean, variance, err
+}
+
+// squareRoots replaces every element by its square root (NaN for a negative one).
+func squareRoots[T Reducible](v []T) {
+	for i, x := range v {
+		v[i] = T(math.Sqrt(float64(x)))
+	}
+}
+
+// gradientPlan says how the rows of a gradient map to the reduced gradient.
+type gradientPlan struct {
+	rows      groups // the reduced gradient row of every gradient row
+	oldSample []int  // the block sample every gradient row refers to
+	newSample []int  // the reduced sample of every reduced gradient row
+}
+
+// reduceGradientValues reduces the values gv of a gradient, with inner elements per row,
+// given the block's values x (xInner elements per sample) and their reduction r.
+func reduceGradientValues[T Reducible](op SampleReduction, gv []T, inner int, plan gradientPlan, x []T, xInner int, r reducedValues[T], sampleGroups []int) ([]T, error) {
+	n := len(plan.oldSample)
+	switch op {
+	case SamplesSum:
+		out, _, err := reduceGroups(ReduceSum, gv, 1, n, inner, plan.rows, false)
+		return out, err
+	case SamplesMean:
+		out, _, err := reduceGroups(ReduceMean, gv, 1, n, inner, plan.rows, false)
+		return out, err
+	case SamplesVar, SamplesStd:
+		return varianceGradient(op, gv, inner, plan, x, xInner, r)
+	case SamplesMax, SamplesMin:
+		return selectedGradient(gv, inner, plan, xInner, r.selected, sampleGroups), nil
+	}
+	return nil, Errorf(InvalidParameterError, "unknown reduction over samples %d", int(op))
+}
+
+// varianceGradient is the gradient of the variance, 2 (<g x> - <g> <x>), or of the standard
+// deviation, (<g x> - <g> <x>) / std, where NaN and infinities become 0. As in
+// metatensor-operations, <g> and <g x> average over the gradient rows that land on each
+// reduced gradient row.
+func varianceGradient[T Reducible](op SampleReduction, gv []T, inner int, plan gradientPlan, x []T, xInner int, r reducedValues[T]) ([]T, error) {
+	n := len(plan.oldSample)
+	gx := make([]T, len(gv))
+	// A gradient row is its own components (xyz...) times a row of the values: the loops go
+	// over these chunks, so that no element needs a division to find its value.
+	for i, s := range plan.oldSample {
+		xs := x[s*xInner : (s+1)*xInner]
+		for start := i * inner; start < (i+1)*inner; start += xInner {
+			chunk, out := gv[start:start+xInner], gx[start:start+xInner]
+			for j, v := range xs {
+				out[j] = chunk[j] * v
+			}
+		}
+	}
+	gMean, _, err := reduceGroups(ReduceMean, gv, 1, n, inner, plan.rows, false)
+	if err != nil {
+		return nil, err
+	}
+	gxMean, _, err := reduceGroups(ReduceMean, gx, 1, n, inner, plan.rows, false)
+	if err != nil {
+		return nil, err
+	}
+	for row, s := range plan.newSample {
+		mean := r.mean[s*xInner : (s+1)*xInner]
+		spread := r.values[s*xInner : (s+1)*xInner]
+		for start := row * inner; start < (row+1)*inner; start += xInner {
+			g, gx := gMean[start:start+xInner], gxMean[start:start+xInner]
+			for j, m := range mean {
+				d := gx[j] - g[j]*m
+				if op == SamplesVar {
+					g[j] = 2 * d
+					continue
+				}
+				q := float64(d / spread[j])
+				if math.IsNaN(q) || math.IsInf(q, 0) {
+					q = 0
+				}
+				g[j] = T(q)
+			}
+		}
+	}
+	return gMean, nil
+}
+
+// selectedGradient is the gradient of max and min: every element takes the gradient of the
+// sample it was selected from, other samples bringing nothing.
+func selectedGradient[T Reducible](gv []T, inner int, plan gradientPlan, xInner int, selected []int, sampleGroups []int) []T {
+	out := make([]T, len(plan.newSample)*inner)
+	for i, s := range plan.oldSample {
+		row := gv[i*inner : (i+1)*inner]
+		dst := out[plan.rows.of[i]*inner : (plan.rows.of[i]+1)*inner]
+		picked := selected[sampleGroups[s]*xInner : (sampleGroups[s]+1)*xInner]
+		for start := 0; start < inner; start += xInner {
+			chunk, d := row[start:start+xInner], dst[start:start+xInner]
+			for j, p := range picked {
+				if p == s {
+					d[j] += chunk[j]
+				}
+			}
+		}
+	}
+	return out
+}
