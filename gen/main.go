@@ -21,6 +21,8 @@ import (
 
 	"github.com/metatensor-go/metatensor/gen/cgo"
 	"github.com/metatensor-go/metatensor/gen/cheader"
+	"github.com/metatensor-go/metatensor/gen/cpp"
+	"github.com/metatensor-go/metatensor/gen/cppname"
 	"github.com/metatensor-go/metatensor/gen/gocore"
 	"github.com/metatensor-go/metatensor/gen/golang"
 	"github.com/metatensor-go/metatensor/gen/spec"
@@ -37,6 +39,7 @@ type Input struct {
 	API *spec.API
 	Cgo *cgo.Mapping
 	Go  *golang.Mapping
+	Cpp *cpp.Mapping
 }
 
 // Load reads the spec at specPath and the mappings of its bindings directory; the error
@@ -48,10 +51,11 @@ func Load(specPath string) (*Input, error) {
 	}
 	dir := filepath.Join(filepath.Dir(specPath), "bindings")
 	in := &Input{API: api}
-	var cgoErr, goErr error
+	var cgoErr, goErr, cppErr error
 	in.Cgo, cgoErr = spec.LoadMapping(dir, api, cgo.Target)
 	in.Go, goErr = spec.LoadMapping(dir, api, golang.Target)
-	if err := errors.Join(cgoErr, goErr); err != nil {
+	in.Cpp, cppErr = spec.LoadMapping(dir, api, cpp.Target)
+	if err := errors.Join(cgoErr, goErr, cppErr); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -64,6 +68,7 @@ func Outputs(in *Input) ([]Output, error) {
 		{"bindings/c/include/metatensor.h", cheader.Metatensor(api)},
 		{"bindings/c/include/metatensor/dlpack/dlpack.h", cheader.DLPack(api)},
 		{"bindings/c/include/metatensor/version.h", cheader.Version(api)},
+		{cppname.Header, cpp.Generate(api, in.Cpp)},
 	}
 	status, err := gocore.Status(api)
 	if err != nil {
