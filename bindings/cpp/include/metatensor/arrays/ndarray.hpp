@@ -130,8 +130,9 @@ private:
 
     // Labels builds its values from rows of `size` values each.
     NDArray(const std::vector<std::initializer_list<T>>& rows, size_t size):
-        NDArray(static_cast<const T*>(nullptr), {rows.size(), size}, false)
-    {
+        NDArray(flatten(rows, size), {rows.size(), size}) {}
+
+    static std::vector<T> flatten(const std::vector<std::initializer_list<T>>& rows, size_t size) {
         auto data = std::vector<T>();
         data.reserve(rows.size() * size);
         for (const auto& row: rows) {
@@ -141,8 +142,7 @@ private:
             }
             data.insert(data.end(), row.begin(), row.end());
         }
-        data_ = data.data();
-        this->own(std::move(data));
+        return data;
     }
     friend class Labels;
 
