@@ -203,9 +203,10 @@ public:
         });
     }
 
-    /// A const view of the data.
+    /// A view of the data. The data is shared rather than part of this object, so even
+    /// the view of a const array may change it.
     NDArray<storage_t> view() const {
-        return NDArray<storage_t>(static_cast<const storage_t*>(data_->data()), shape_);
+        return NDArray<storage_t>(data_->data(), shape_);
     }
 
     /// A mutable view of the data.
