@@ -46,7 +46,10 @@ TEST(DLPackArray, StridedTensors) {
     EXPECT_EQ(array(2, 1), 5);
     EXPECT_EQ(array(0, 1), 3);
     EXPECT_TRUE(array == NDArray<double>(std::vector<double>{0, 3, 1, 4, 2, 5}, {3, 2}));
+#ifndef MTS_TEST_REFERENCE
+    // the reference copies strided tensors in column-major order: ours in row-major order
     EXPECT_EQ(details::vector_from_dlpack<double>(managed->dl_tensor), (std::vector<double>{0, 3, 1, 4, 2, 5}));
+#endif
 }
 
 TEST(DLPackArray, WrongDataType) {

@@ -46,6 +46,9 @@ TEST(NDArray, Errors) {
     EXPECT_NO_THROW(NDArray<int32_t>(static_cast<const int32_t*>(nullptr), {0, 2}));
 }
 
+#ifndef MTS_TEST_REFERENCE
+// the reference's default constructor throws (a shape without dimensions), and its move
+// constructor starts from it inside noexcept, which terminates: ours default to an empty view
 TEST(NDArray, Moves) {
     auto array = NDArray<double>(std::vector<double>{1, 2}, {2});
     auto moved = std::move(array);
@@ -55,6 +58,7 @@ TEST(NDArray, Moves) {
     EXPECT_EQ(assigned(0), 1);
     EXPECT_FALSE(assigned.is_view());
 }
+#endif
 
 TEST(NDArray, Comparison) {
     auto first = NDArray<double>(std::vector<double>{1, 2, 3, 4}, {2, 2});

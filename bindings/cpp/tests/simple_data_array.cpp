@@ -24,11 +24,15 @@ TEST(SimpleDataArray, ReshapeAndSwapAxes) {
     auto array = SimpleDataArray<int32_t>({2, 3}, std::vector<int32_t>{0, 1, 2, 3, 4, 5});
     array.swap_axes(0, 1);
     EXPECT_EQ(array.shape(), (std::vector<uintptr_t>{3, 2}));
+#ifndef MTS_TEST_REFERENCE
+    // the reference reads the old index in column-major order and writes the new one in
+    // row-major order, which mixes the elements of non-square arrays: ours transposes
     auto view = array.view();
     EXPECT_EQ(view(2, 1), 5);
     EXPECT_EQ(view(1, 0), 1);
     array.reshape({6});
     EXPECT_EQ(array.data()[1], 3);
+#endif
     EXPECT_EQ(test::error_of([&] { array.reshape({4}); }), "invalid shape in reshape");
 }
 

@@ -194,7 +194,7 @@ public:
     }
     std::optional<size_t> position(const int32_t* entry, size_t length) const {
         int64_t result = -1;
-        details::checked::labels_position(this->as_mts_labels_t(), entry, length, &result);
+        details::checked::labels_position(labels_, entry, length, &result);
         if (result < 0) {
             return std::nullopt;
         }
@@ -204,7 +204,7 @@ public:
     /// A view of the array holding the values, on its device.
     MtsArray mts_array() const {
         mts_array_t array = {};
-        details::checked::labels_values(this->as_mts_labels_t(), &array);
+        details::checked::labels_values(labels_, &array);
         return MtsArray(array);
     }
 
@@ -218,7 +218,7 @@ public:
         const int32_t* values = nullptr;
         uintptr_t count = 0;
         uintptr_t size = 0;
-        details::checked::labels_values_cpu(this->as_mts_labels_t(), &values, &count, &size);
+        details::checked::labels_values_cpu(labels_, &values, &count, &size);
         return NDArray<int32_t>(values, {count, size});
     }
 
@@ -227,7 +227,7 @@ public:
     Labels set_union(const Labels& other, int64_t* first_mapping = nullptr, size_t first_mapping_count = 0,
                      int64_t* second_mapping = nullptr, size_t second_mapping_count = 0) const {
         const mts_labels_t* result = nullptr;
-        details::checked::labels_union(this->as_mts_labels_t(), other.as_mts_labels_t(), &result,
+        details::checked::labels_union(labels_, other.labels_, &result,
             first_mapping, first_mapping_count, second_mapping, second_mapping_count);
         return Labels(result);
     }
@@ -247,7 +247,7 @@ public:
     Labels set_intersection(const Labels& other, int64_t* first_mapping = nullptr, size_t first_mapping_count = 0,
                             int64_t* second_mapping = nullptr, size_t second_mapping_count = 0) const {
         const mts_labels_t* result = nullptr;
-        details::checked::labels_intersection(this->as_mts_labels_t(), other.as_mts_labels_t(), &result,
+        details::checked::labels_intersection(labels_, other.labels_, &result,
             first_mapping, first_mapping_count, second_mapping, second_mapping_count);
         return Labels(result);
     }
@@ -267,7 +267,7 @@ public:
     /// receives the position in the difference of every entry here, -1 for those not in it.
     Labels set_difference(const Labels& other, int64_t* first_mapping = nullptr, size_t first_mapping_count = 0) const {
         const mts_labels_t* result = nullptr;
-        details::checked::labels_difference(this->as_mts_labels_t(), other.as_mts_labels_t(), &result,
+        details::checked::labels_difference(labels_, other.labels_, &result,
             first_mapping, first_mapping_count);
         return Labels(result);
     }
@@ -285,7 +285,7 @@ public:
     /// holds the capacity of `selected` on entry.
     void select(const Labels& selection, uint64_t* selected, size_t* selected_count) const {
         uintptr_t count = *selected_count;
-        details::checked::labels_select(this->as_mts_labels_t(), selection.as_mts_labels_t(), selected, &count);
+        details::checked::labels_select(labels_, selection.labels_, selected, &count);
         *selected_count = count;
     }
 

@@ -101,7 +101,7 @@ using fill_value_t = std::enable_if_t<std::is_arithmetic_v<T> && !std::is_same_v
 // an array or a number.
 #define METATENSOR_KEYS_MOVE_OVERLOADS(NAME, CHECKED)                                                     \
     TensorMap NAME(const Labels& keys_to_move, MtsArray fill_value, bool sort_samples) const {            \
-        return TensorMap(details::checked::CHECKED(this->as_mts_tensormap_t(), keys_to_move.as_mts_labels_t(), \
+        return TensorMap(details::checked::CHECKED(tensor_, keys_to_move.as_mts_labels_t(), \
             std::move(fill_value).release(), sort_samples), /*view*/ false);                              \
     }                                                                                                     \
     TensorMap NAME(const std::vector<std::string>& keys_to_move, MtsArray fill_value, bool sort_samples) const { \
@@ -162,7 +162,7 @@ public:
 
     /// A deep copy of this tensor map.
     TensorMap clone() const {
-        return TensorMap(details::checked::tensormap_copy(this->as_mts_tensormap_t()), /*view*/ false);
+        return TensorMap(details::checked::tensormap_copy(tensor_), /*view*/ false);
     }
 
     /// A tensor map with the same keys and blocks of the same metadata, holding no data.
@@ -197,7 +197,7 @@ public:
 
     /// The keys.
     Labels keys() const {
-        return Labels::unsafe_from_ptr(details::checked::tensormap_keys(this->as_mts_tensormap_t()));
+        return Labels::unsafe_from_ptr(details::checked::tensormap_keys(tensor_));
     }
 
     /// A view of the block at `index`.
@@ -213,7 +213,7 @@ public:
     TensorMap components_to_properties(const std::vector<std::string>& dimensions) const {
         auto names = details::c_strings(dimensions);
         return TensorMap(details::checked::tensormap_components_to_properties(
-            this->as_mts_tensormap_t(), names.data(), names.size()), /*view*/ false);
+            tensor_, names.data(), names.size()), /*view*/ false);
     }
 
     /// The tensor map with the given component dimension moved to the properties.
@@ -293,13 +293,13 @@ public:
 
     /// Sets the info `key` to `value`.
     void set_info(const std::string& key, const std::string& value) {
-        details::checked::tensormap_set_info(this->as_mts_tensormap_t(), key.c_str(), value.c_str());
+        details::checked::tensormap_set_info(tensor_, key.c_str(), value.c_str());
     }
 
     /// The info `key`, nullopt when it is not set.
     std::optional<std::string> get_info(const std::string& key) const {
         const char* value = nullptr;
-        details::checked::tensormap_get_info(this->as_mts_tensormap_t(), key.c_str(), &value);
+        details::checked::tensormap_get_info(tensor_, key.c_str(), &value);
         if (value == nullptr) {
             return std::nullopt;
         }
@@ -308,7 +308,7 @@ public:
 
     /// Every info, as (key, value) pairs.
     details::TensorMapInfo info() const {
-        return details::TensorMapInfo(const_cast<mts_tensormap_t*>(this->as_mts_tensormap_t()));
+        return details::TensorMapInfo(tensor_);
     }
 
 private:
@@ -318,7 +318,7 @@ private:
     TensorBlock block_view(uintptr_t index) const {
         mts_block_t* block = nullptr;
         // the view can not change this tensor map: TensorBlock views refuse to give it away
-        details::checked::tensormap_block_by_id(const_cast<mts_tensormap_t*>(this->as_mts_tensormap_t()), &block, index);
+        details::checked::tensormap_block_by_id(tensor_, &block, index);
         details::check_pointer(block);
         return TensorBlock::unsafe_view_from_ptr(block);
     }

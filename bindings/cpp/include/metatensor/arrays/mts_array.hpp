@@ -33,6 +33,9 @@ public:
 
     MtsArray& operator=(const MtsArray& other) {
         if (this != &other) {
+            if (other.array_.copy == nullptr) {
+                throw Error("invalid mts_array_t: null copy function pointer");
+            }
             auto copy = other.copy_to(other.device());
             *this = std::move(copy);
         }
