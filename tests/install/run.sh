@@ -23,6 +23,14 @@ set +e
 ) || { cat "$work/cmake.log"; false; }
 report "cmake find_package(metatensor 0.2) + metatensor::shared" $?
 
+(
+    set -e
+    cmake -S "$here/cmake-cpp-project" -B "$work/cmake-cpp" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >"$work/cmake-cpp.log"
+    cmake --build "$work/cmake-cpp" >>"$work/cmake-cpp.log"
+    "$work/cmake-cpp/installed-cpp"
+) || { cat "$work/cmake-cpp.log"; false; }
+report "cmake find_package(metatensor 0.2) + metatensor::shared from C++ (metatensor.hpp)" $?
+
 if command -v pkg-config >/dev/null; then
     (
         set -e
