@@ -6,6 +6,9 @@
 #                        under AddressSanitizer + UndefinedBehaviorSanitizer, and against the
 #                        reference's C++ headers and library (which shows they assert the
 #                        reference's behaviour; MTS_TEST_REFERENCE marks our deliberate fixes)
+#   cpp-signatures       compiles tests/signatures/signatures.cpp, every public member of the
+#                        reference's 0.2.6 C++ API with its exact type, against the reference's
+#                        headers and against ours
 #   cpp-examples         builds and runs examples/cpp/*.cpp
 
 CPP_INCLUDE := bindings/cpp/include
@@ -13,7 +16,7 @@ CPP_HEADERS := $(shell find $(CPP_INCLUDE) -name '*.hpp' 2>/dev/null)
 CPP_TESTS_DIR := bindings/cpp/tests
 CPP_SANITIZERS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: cpp-tests cpp-tests-plain cpp-tests-sanitized cpp-tests-reference cpp-examples cpp-install gtest
+.PHONY: cpp-signatures cpp-tests cpp-tests-plain cpp-tests-sanitized cpp-tests-reference cpp-examples cpp-install gtest
 
 all: cpp-examples
 test: cpp-tests
@@ -29,7 +32,11 @@ define cpp_ctest
 	cd $(1) && ctest --output-on-failure -j2
 endef
 
-cpp-tests: cpp-tests-plain cpp-tests-sanitized cpp-tests-reference
+cpp-tests: cpp-signatures cpp-tests-plain cpp-tests-sanitized cpp-tests-reference
+
+cpp-signatures: headers reference
+	$(CXX) -std=c++17 -fsyntax-only -Wall -Wextra -Werror -I$(REFERENCE)/include $(CPP_TESTS_DIR)/signatures/signatures.cpp
+	$(CXX) -std=c++17 -fsyntax-only -Wall -Wextra -Werror -I$(CPP_INCLUDE) -I$(INCLUDE) $(CPP_TESTS_DIR)/signatures/signatures.cpp
 
 cpp-tests-plain: lib headers gtest
 	$(call cpp_ctest,$(BUILD)/cpp-tests,-DMETATENSOR_LIB_DIR=$(abspath $(BUILD)/lib) -DMETATENSOR_C_INCLUDE=$(abspath $(INCLUDE)))
