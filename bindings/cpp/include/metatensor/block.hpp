@@ -12,6 +12,7 @@
 #include "./arrays.hpp"
 #include "./labels.hpp"
 #include "./io_fwd.hpp"
+#include "./io_members.hpp"
 #include "./checked_gen.hpp"
 
 namespace metatensor_torch {
@@ -41,7 +42,10 @@ inline mts_block_t* create_block(std::unique_ptr<DataArrayBase> values, const La
 
 /// A block: values of shape [samples, components..., properties], the labels of each axis,
 /// and gradients (blocks themselves) by parameter. Moved, never copied: clone() copies.
-class TensorBlock final {
+class TensorBlock final:
+    public details::SaveMembers<TensorBlock>,
+    public details::LoadMembers<TensorBlock, io::load_block, io::load_block_buffer>
+{
 public:
     /// A block over `values`, which it owns from now on.
     TensorBlock(std::unique_ptr<DataArrayBase> values, const Labels& samples,
@@ -201,39 +205,6 @@ public:
     /// The shape of the values.
     std::vector<uintptr_t> values_shape() const {
         return this->const_mts_array().shape();
-    }
-
-    /// Loads a block from the file at `path`, its arrays made by `create_array`.
-    static TensorBlock load(const std::string& path, mts_create_array_callback_t create_array = details::default_create_array) {
-        return io::load_block(path, create_array);
-    }
-
-    /// Loads a block from a buffer, its arrays made by `create_array`.
-    static TensorBlock load_buffer(const uint8_t* buffer, size_t buffer_count,
-                                   mts_create_array_callback_t create_array = details::default_create_array) {
-        return io::load_block_buffer(buffer, buffer_count, create_array);
-    }
-
-    /// Loads a block from a container of bytes, its arrays made by `create_array`.
-    template <typename Buffer>
-    static TensorBlock load_buffer(const Buffer& buffer, mts_create_array_callback_t create_array = details::default_create_array) {
-        return io::load_block_buffer<Buffer>(buffer, create_array);
-    }
-
-    /// Saves this block to the file at `path`.
-    void save(const std::string& path) const {
-        io::save(path, *this);
-    }
-
-    /// Saves this block in a new buffer.
-    std::vector<uint8_t> save_buffer() const {
-        return io::save_buffer(*this);
-    }
-
-    /// Saves this block in a new buffer of the given container type.
-    template <typename Buffer>
-    Buffer save_buffer() const {
-        return io::save_buffer<Buffer>(*this);
     }
 
 private:

@@ -11,6 +11,7 @@
 #include "./labels.hpp"
 #include "./block.hpp"
 #include "./tensor.hpp"
+#include "./io_members.hpp"
 #include "./checked_gen.hpp"
 
 namespace metatensor {
@@ -33,12 +34,6 @@ std::vector<uint8_t> save_to_vector(void (*save)(uint8_t**, uintptr_t*, void*, m
     return buffer;
 }
 
-/// The bytes of a container of byte-sized elements.
-template<typename Buffer>
-const uint8_t* bytes_of(const Buffer& buffer) {
-    static_assert(sizeof(typename Buffer::value_type) == sizeof(uint8_t), "`Buffer` must be a container of uint8_t or equivalent");
-    return reinterpret_cast<const uint8_t*>(buffer.data());
-}
 } // namespace details
 
 namespace io {

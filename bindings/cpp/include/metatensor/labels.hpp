@@ -15,6 +15,7 @@
 #include "./errors.hpp"
 #include "./arrays.hpp"
 #include "./io_fwd.hpp"
+#include "./io_members.hpp"
 #include "./checked_gen.hpp"
 
 namespace metatensor_torch {
@@ -75,7 +76,7 @@ struct assume_unique {};
 
 /// Labels: names of dimensions and the integer entries over them, unique and immutable.
 /// Copies share the same labels in the library.
-class Labels final {
+class Labels final: public details::SaveMembers<Labels> {
 public:
     /// Labels over the values of `values`, a 2-D int32 array of [entries, dimensions].
     Labels(const std::vector<std::string>& dimensions, MtsArray values): labels_(nullptr) {
@@ -234,12 +235,7 @@ public:
 
     /// set_union, with the mappings in vectors as long as each side's entries.
     Labels set_union(const Labels& other, std::vector<size_t>& first_mapping, std::vector<size_t>& second_mapping) const {
-        auto first = details::MappingBuffer(first_mapping.size());
-        auto second = details::MappingBuffer(second_mapping.size());
-        auto result = this->set_union(other, first.data(), first.size(), second.data(), second.size());
-        first.copy_to(first_mapping);
-        second.copy_to(second_mapping);
-        return result;
+        return this->with_mappings(&Labels::set_union, other, first_mapping, second_mapping);
     }
 
     /// The entries present on both sides; the mappings, when given, receive the position in
@@ -255,12 +251,7 @@ public:
     /// set_intersection, with the mappings in vectors as long as each side's entries.
     Labels set_intersection(const Labels& other, std::vector<std::optional<size_t>>& first_mapping,
                             std::vector<std::optional<size_t>>& second_mapping) const {
-        auto first = details::MappingBuffer(first_mapping.size());
-        auto second = details::MappingBuffer(second_mapping.size());
-        auto result = this->set_intersection(other, first.data(), first.size(), second.data(), second.size());
-        first.copy_to(first_mapping);
-        second.copy_to(second_mapping);
-        return result;
+        return this->with_mappings(&Labels::set_intersection, other, first_mapping, second_mapping);
     }
 
     /// The entries of these labels that are not in `other`; the mapping, when given,
@@ -311,23 +302,7 @@ public:
     /// Loads labels from a container of bytes.
     template <typename Buffer>
     static Labels load_buffer(const Buffer& buffer) {
-        return io::load_labels_buffer<Buffer>(buffer);
-    }
-
-    /// Saves these labels to the file at `path`.
-    void save(const std::string& path) const {
-        io::save(path, *this);
-    }
-
-    /// Saves these labels in a new buffer.
-    std::vector<uint8_t> save_buffer() const {
-        return io::save_buffer(*this);
-    }
-
-    /// Saves these labels in a new buffer of the given container type.
-    template <typename Buffer>
-    Buffer save_buffer() const {
-        return io::save_buffer<Buffer>(*this);
+        return io::load_labels_buffer(details::bytes_of(buffer), buffer.size());
     }
 
 private:
@@ -337,6 +312,19 @@ private:
     struct InternalConstructor {};
     Labels(const std::vector<std::string>& names, const NDArray<int32_t>& values, InternalConstructor):
         Labels(names, values.data(), values.shape()[0]) {}
+
+    // Runs a set operation of two mappings (union, intersection) with int64 buffers as long
+    // as the user's vectors, then copies the positions into them.
+    template<typename Vector>
+    Labels with_mappings(Labels (Labels::*operation)(const Labels&, int64_t*, size_t, int64_t*, size_t) const,
+                         const Labels& other, Vector& first_mapping, Vector& second_mapping) const {
+        auto first = details::MappingBuffer(first_mapping.size());
+        auto second = details::MappingBuffer(second_mapping.size());
+        auto result = (this->*operation)(other, first.data(), first.size(), second.data(), second.size());
+        first.copy_to(first_mapping);
+        second.copy_to(second_mapping);
+        return result;
+    }
 
     void reset() {
         if (labels_ != nullptr) {

@@ -16,6 +16,7 @@
 #include "./arrays.hpp"
 #include "./labels.hpp"
 #include "./block.hpp"
+#include "./io_members.hpp"
 #include "./checked_gen.hpp"
 
 namespace metatensor {
@@ -125,7 +126,10 @@ using fill_value_t = std::enable_if_t<std::is_arithmetic_v<T> && !std::is_same_v
 
 /// A tensor map: blocks with the same labels' names and the same gradients, one per entry
 /// of its keys. Moved, never copied: clone() copies.
-class TensorMap final {
+class TensorMap final:
+    public details::SaveMembers<TensorMap>,
+    public details::LoadMembers<TensorMap, io::load, io::load_buffer>
+{
 public:
     /// A tensor map of `blocks`, which it owns from now on, the i-th for the i-th key.
     TensorMap(Labels keys, std::vector<TensorBlock> blocks): tensor_(nullptr), is_view_(false) {
@@ -219,39 +223,6 @@ public:
     /// The tensor map with the given component dimension moved to the properties.
     TensorMap components_to_properties(const std::string& dimension) const {
         return this->components_to_properties(std::vector<std::string>{dimension});
-    }
-
-    /// Loads a tensor map from the file at `path`, its arrays made by `create_array`.
-    static TensorMap load(const std::string& path, mts_create_array_callback_t create_array = details::default_create_array) {
-        return io::load(path, create_array);
-    }
-
-    /// Loads a tensor map from a buffer, its arrays made by `create_array`.
-    static TensorMap load_buffer(const uint8_t* buffer, size_t buffer_count,
-                                 mts_create_array_callback_t create_array = details::default_create_array) {
-        return io::load_buffer(buffer, buffer_count, create_array);
-    }
-
-    /// Loads a tensor map from a container of bytes, its arrays made by `create_array`.
-    template <typename Buffer>
-    static TensorMap load_buffer(const Buffer& buffer, mts_create_array_callback_t create_array = details::default_create_array) {
-        return io::load_buffer<Buffer>(buffer, create_array);
-    }
-
-    /// Saves this tensor map to the file at `path`.
-    void save(const std::string& path) const {
-        io::save(path, *this);
-    }
-
-    /// Saves this tensor map in a new buffer.
-    std::vector<uint8_t> save_buffer() const {
-        return io::save_buffer(*this);
-    }
-
-    /// Saves this tensor map in a new buffer of the given container type.
-    template <typename Buffer>
-    Buffer save_buffer() const {
-        return io::save_buffer<Buffer>(*this);
     }
 
     /// The tensor map of the C API behind this one.

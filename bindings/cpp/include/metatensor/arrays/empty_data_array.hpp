@@ -10,6 +10,7 @@
 #include "../errors.hpp"
 #include "./data_array.hpp"
 #include "./details.hpp"
+#include "./cpu_data_array.hpp"
 #include "./simple_data_array.hpp"
 
 namespace metatensor {
@@ -17,27 +18,13 @@ namespace metatensor {
 /// An array of T with a shape but no elements: everything that would read or write them
 /// throws.
 template <typename T = double, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
-class EmptyDataArray: public metatensor::DataArrayBase {
+class EmptyDataArray: public details::CpuDataArray<T> {
 public:
     /// An array of the given shape.
-    EmptyDataArray(std::vector<uintptr_t> shape): shape_(std::move(shape)) {}
-
-    ~EmptyDataArray() override = default;
-    EmptyDataArray(const EmptyDataArray&) = default;
-    EmptyDataArray& operator=(const EmptyDataArray&) = default;
-    EmptyDataArray(EmptyDataArray&&) noexcept = default;
-    EmptyDataArray& operator=(EmptyDataArray&&) noexcept = default;
+    EmptyDataArray(std::vector<uintptr_t> shape): details::CpuDataArray<T>(std::move(shape)) {}
 
     mts_data_origin_t origin() const override {
         return details::registered_origin("metatensor::EmptyDataArray");
-    }
-
-    DLDevice device() const override {
-        return {kDLCPU, 0};
-    }
-
-    DLDataType dtype() const override {
-        return details::dtype_of<T>();
     }
 
     [[noreturn]] DLManagedTensorVersioned* as_dlpack(DLDevice, const int64_t*, DLPackVersion) override {
@@ -48,26 +35,15 @@ public:
         throw Error("can not call `from_dlpack` for an EmptyDataArray");
     }
 
-    const std::vector<uintptr_t>& shape() const & override {
-        return shape_;
-    }
-
-    void reshape(const std::vector<uintptr_t>& shape) override {
-        if (details::product(shape_) != details::product(shape)) {
-            throw Error("invalid shape in reshape");
-        }
-        shape_ = shape;
-    }
-
     void swap_axes(uintptr_t axis_1, uintptr_t axis_2) override {
-        std::swap(shape_[axis_1], shape_[axis_2]);
+        std::swap(this->shape_[axis_1], this->shape_[axis_2]);
     }
 
     std::unique_ptr<DataArrayBase> copy(DLDevice device) const override {
         if (device.device_type != kDLCPU) {
             throw Error("EmptyDataArray only supports copying to CPU");
         }
-        return std::make_unique<EmptyDataArray>(shape_);
+        return std::make_unique<EmptyDataArray>(this->shape_);
     }
 
     std::unique_ptr<DataArrayBase> create(std::vector<uintptr_t> shape, MtsArray) const override {
@@ -77,9 +53,6 @@ public:
     [[noreturn]] void move_data(const DataArrayBase&, std::vector<mts_data_movement_t>) override {
         throw Error("can not call `move_data` for an EmptyDataArray");
     }
-
-private:
-    std::vector<uintptr_t> shape_;
 };
 
 namespace details {

@@ -11,6 +11,7 @@
 #include <metatensor.h>
 
 #include "../errors.hpp"
+#include "./cpu_data_array.hpp"
 #include "./data_array.hpp"
 #include "./details.hpp"
 #include "./dlpack_array.hpp"
@@ -18,70 +19,40 @@
 
 namespace metatensor {
 
-namespace details {
-/// Gives the data origin registered under `name`.
-inline mts_data_origin_t registered_origin(const char* name) {
-    mts_data_origin_t origin = 0;
-    check_status(mts_register_data_origin(name, &origin));
-    return origin;
-}
-} // namespace details
-
 /// A CPU array of T held in memory, usable as the values of any block.
 template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
-class SimpleDataArray: public metatensor::DataArrayBase {
+class SimpleDataArray: public details::CpuDataArray<T> {
 public:
     /// The element type in memory: bool is stored as uint8_t.
     using storage_t = details::storage_type_t<T>;
 
     /// An array of the given shape, every element `value`.
     SimpleDataArray(std::vector<uintptr_t> shape, T value = T{}):
-        shape_(std::move(shape)),
-        strides_(details::contiguous_strides(shape_)),
-        data_(std::make_shared<std::vector<storage_t>>(details::product(shape_), static_cast<storage_t>(value)))
+        details::CpuDataArray<T>(std::move(shape)),
+        strides_(details::contiguous_strides(this->shape_)),
+        data_(std::make_shared<std::vector<storage_t>>(details::product(this->shape_), static_cast<storage_t>(value)))
     {
         (void)reserved_;
     }
 
     /// An array of the given shape over `data`, in row-major order.
     SimpleDataArray(std::vector<uintptr_t> shape, std::vector<storage_t> data):
-        shape_(std::move(shape)),
-        strides_(details::contiguous_strides(shape_)),
+        details::CpuDataArray<T>(std::move(shape)),
+        strides_(details::contiguous_strides(this->shape_)),
         data_(std::make_shared<std::vector<storage_t>>(std::move(data)))
     {
-        if (data_->size() != details::product(shape_)) {
+        if (data_->size() != details::product(this->shape_)) {
             throw Error("the shape and size of the data don't match in SimpleDataArray");
         }
     }
-
-    ~SimpleDataArray() override = default;
-    SimpleDataArray(const SimpleDataArray&) = default;
-    SimpleDataArray& operator=(const SimpleDataArray&) = default;
-    SimpleDataArray(SimpleDataArray&&) noexcept = default;
-    SimpleDataArray& operator=(SimpleDataArray&&) noexcept = default;
 
     mts_data_origin_t origin() const override {
         return details::registered_origin("metatensor::SimpleDataArray");
     }
 
-    DLDevice device() const override {
-        return {kDLCPU, 0};
-    }
-
-    DLDataType dtype() const override {
-        return details::dtype_of<T>();
-    }
-
-    const std::vector<uintptr_t>& shape() const & override {
-        return shape_;
-    }
-
     void reshape(const std::vector<uintptr_t>& shape) override {
-        if (details::product(shape_) != details::product(shape)) {
-            throw Error("invalid shape in reshape");
-        }
-        shape_ = shape;
-        strides_ = details::contiguous_strides(shape_);
+        details::CpuDataArray<T>::reshape(shape);
+        strides_ = details::contiguous_strides(this->shape_);
     }
 
     void swap_axes(uintptr_t axis_1, uintptr_t axis_2) override {
@@ -249,7 +220,8 @@ public:
     }
 
 private:
-    std::vector<uintptr_t> shape_;
+    using details::CpuDataArray<T>::shape_;
+
     std::vector<int64_t> strides_;
     std::shared_ptr<std::vector<storage_t>> data_;
     uint8_t reserved_[16];
