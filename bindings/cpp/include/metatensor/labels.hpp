@@ -227,10 +227,8 @@ public:
     /// when given, receive the position in the union of every entry of each side.
     Labels set_union(const Labels& other, int64_t* first_mapping = nullptr, size_t first_mapping_count = 0,
                      int64_t* second_mapping = nullptr, size_t second_mapping_count = 0) const {
-        const mts_labels_t* result = nullptr;
-        details::checked::labels_union(labels_, other.labels_, &result,
-            first_mapping, first_mapping_count, second_mapping, second_mapping_count);
-        return Labels(result);
+        return this->two_sided(details::checked::labels_union, other, first_mapping, first_mapping_count,
+            second_mapping, second_mapping_count);
     }
 
     /// set_union, with the mappings in vectors as long as each side's entries.
@@ -242,10 +240,8 @@ public:
     /// the intersection of every entry of each side, -1 for those not in it.
     Labels set_intersection(const Labels& other, int64_t* first_mapping = nullptr, size_t first_mapping_count = 0,
                             int64_t* second_mapping = nullptr, size_t second_mapping_count = 0) const {
-        const mts_labels_t* result = nullptr;
-        details::checked::labels_intersection(labels_, other.labels_, &result,
-            first_mapping, first_mapping_count, second_mapping, second_mapping_count);
-        return Labels(result);
+        return this->two_sided(details::checked::labels_intersection, other, first_mapping, first_mapping_count,
+            second_mapping, second_mapping_count);
     }
 
     /// set_intersection, with the mappings in vectors as long as each side's entries.
@@ -312,6 +308,15 @@ private:
     struct InternalConstructor {};
     Labels(const std::vector<std::string>& names, const NDArray<int32_t>& values, InternalConstructor):
         Labels(names, values.data(), values.shape()[0]) {}
+
+    // Runs a checked set operation of the C API giving two mappings (union, intersection).
+    Labels two_sided(void (*operation)(const mts_labels_t*, const mts_labels_t*, const mts_labels_t**, int64_t*, uintptr_t, int64_t*, uintptr_t),
+                     const Labels& other, int64_t* first_mapping, size_t first_mapping_count,
+                     int64_t* second_mapping, size_t second_mapping_count) const {
+        const mts_labels_t* result = nullptr;
+        operation(labels_, other.labels_, &result, first_mapping, first_mapping_count, second_mapping, second_mapping_count);
+        return Labels(result);
+    }
 
     // Runs a set operation of two mappings (union, intersection) with int64 buffers as long
     // as the user's vectors, then copies the positions into them.
