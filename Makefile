@@ -67,6 +67,8 @@ include tests/reference/reference.mk
 include tests/mts_compat/compat.mk
 include tests/reduce/reduce.mk
 include bench/bench.mk
+# The C++ binding: its examples join `make`, its headers `make install`, cpp-tests `make test`.
+include bindings/cpp/cpp.mk
 $(MTS_C_TEST_BINS) $(MTS_C_TEST_PENDING_BINS): | lib headers
 $(MTS_LEAKS_SELFTEST) c-tests-leaks c-tests-valgrind: | lib headers
 

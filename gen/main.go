@@ -21,6 +21,8 @@ import (
 
 	"github.com/metatensor-go/metatensor/gen/cgo"
 	"github.com/metatensor-go/metatensor/gen/cheader"
+	"github.com/metatensor-go/metatensor/gen/cpp"
+	"github.com/metatensor-go/metatensor/gen/cppname"
 	"github.com/metatensor-go/metatensor/gen/gocore"
 	"github.com/metatensor-go/metatensor/gen/golang"
 	"github.com/metatensor-go/metatensor/gen/rust"
@@ -39,6 +41,7 @@ type Input struct {
 	API  *spec.API
 	Cgo  *cgo.Mapping
 	Go   *golang.Mapping
+	Cpp  *cpp.Mapping
 	Rust *rust.Mapping
 }
 
@@ -51,11 +54,12 @@ func Load(specPath string) (*Input, error) {
 	}
 	dir := filepath.Join(filepath.Dir(specPath), "bindings")
 	in := &Input{API: api}
-	var cgoErr, goErr, rustErr error
+	var cgoErr, goErr, cppErr, rustErr error
 	in.Cgo, cgoErr = spec.LoadMapping(dir, api, cgo.Target)
 	in.Go, goErr = spec.LoadMapping(dir, api, golang.Target)
+	in.Cpp, cppErr = spec.LoadMapping(dir, api, cpp.Target)
 	in.Rust, rustErr = spec.LoadMapping(dir, api, rust.Target)
-	if err := errors.Join(cgoErr, goErr, rustErr); err != nil {
+	if err := errors.Join(cgoErr, goErr, cppErr, rustErr); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -68,6 +72,7 @@ func Outputs(in *Input) ([]Output, error) {
 		{"bindings/c/include/metatensor.h", cheader.Metatensor(api)},
 		{"bindings/c/include/metatensor/dlpack/dlpack.h", cheader.DLPack(api)},
 		{"bindings/c/include/metatensor/version.h", cheader.Version(api)},
+		{cppname.Header, cpp.Generate(api, in.Cpp)},
 	}
 	status, err := gocore.Status(api)
 	if err != nil {

@@ -14,14 +14,23 @@ report() {
     if [ "$2" -eq 0 ]; then echo "PASS $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); fi
 }
 
+# cmake_program PROJECT PROGRAM: configures and builds the CMake project tests/install/PROJECT
+# against the prefix, then runs PROGRAM; prints the log when a step fails.
+cmake_program() {
+    (
+        set -e
+        cmake -S "$here/$1" -B "$work/$1" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >"$work/$1.log"
+        cmake --build "$work/$1" >>"$work/$1.log"
+        "$work/$1/$2"
+    ) || { cat "$work/$1.log"; false; }
+}
+
 set +e
-(
-    set -e
-    cmake -S "$here/cmake-project" -B "$work/cmake" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >"$work/cmake.log"
-    cmake --build "$work/cmake" >>"$work/cmake.log"
-    "$work/cmake/installed-version"
-) || { cat "$work/cmake.log"; false; }
+cmake_program cmake-project installed-version
 report "cmake find_package(metatensor 0.2) + metatensor::shared" $?
+
+cmake_program cmake-cpp-project installed-cpp
+report "cmake find_package(metatensor 0.2) + metatensor::shared from C++ (metatensor.hpp)" $?
 
 if command -v pkg-config >/dev/null; then
     (
