@@ -278,6 +278,23 @@ func ktConcat(parts ...[]float64) []float64 {
 
 // ktState remembers what must come back after an operation: every labels' references and
 // every input array's values.
+// ktMoveFixture builds the fixture with two info entries, snapshots it, and runs move on it
+// with a NaN fill that must be destroyed once; msgAndArgs label that check.
+func ktMoveFixture(t *testing.T, move func(*TensorMap, Array) (*TensorMap, error), msgAndArgs ...interface{}) (*ktCalls, *TensorMap, ktState, *TensorMap) {
+	t.Helper()
+	calls := newKtCalls()
+	tensor := ktFixture(t, calls)
+	require.NoError(t, tensor.info.Set("zeta", "last"))
+	require.NoError(t, tensor.info.Set("alpha", "first"))
+	state := ktSnapshot(t, tensor)
+
+	fill, fillCalls := ktFill(t, math.NaN())
+	result, err := move(tensor, fill)
+	require.NoError(t, err)
+	assert.Equal(t, 1, fillCalls.destroys, msgAndArgs...)
+	return calls, tensor, state, result
+}
+
 type ktState struct {
 	references map[*ArrayLabels]int64
 	values     map[*Block][]float64
@@ -314,17 +331,10 @@ func (s ktState) check(t *testing.T) {
 }
 
 func TestKeysToSamplesFixture(t *testing.T) {
-	calls := newKtCalls()
-	tensor := ktFixture(t, calls)
+	calls, tensor, state, result := ktMoveFixture(t, func(tensor *TensorMap, fill Array) (*TensorMap, error) {
+		return tensor.KeysToSamples(ktNames(t, "key_2"), fill, true)
+	}, "fill destroyed once")
 	defer tensor.Free()
-	require.NoError(t, tensor.info.Set("zeta", "last"))
-	require.NoError(t, tensor.info.Set("alpha", "first"))
-	state := ktSnapshot(t, tensor)
-
-	fill, fillCalls := ktFill(t, math.NaN())
-	result, err := tensor.KeysToSamples(ktNames(t, "key_2"), fill, true)
-	require.NoError(t, err)
-	assert.Equal(t, 1, fillCalls.destroys, "fill destroyed once")
 
 	assert.Equal(t, []string{"key_1"}, result.keys.Names())
 	assert.Equal(t, [][]int32{{0}, {1}, {2}}, labelsRows(t, result.keys))
@@ -370,7 +380,7 @@ func TestKeysToSamplesFixture(t *testing.T) {
 	state.check(t)
 
 	// Unsorted samples keep the order in which they were found.
-	fill, _ = ktFill(t, 0)
+	fill, _ := ktFill(t, 0)
 	result, err = tensor.KeysToSamples(ktNames(t, "key_2"), fill, false)
 	require.NoError(t, err)
 	defer result.Free()
@@ -383,17 +393,10 @@ func TestKeysToSamplesFixture(t *testing.T) {
 }
 
 func TestKeysToPropertiesFixture(t *testing.T) {
-	calls := newKtCalls()
-	tensor := ktFixture(t, calls)
+	calls, tensor, state, result := ktMoveFixture(t, func(tensor *TensorMap, fill Array) (*TensorMap, error) {
+		return tensor.KeysToProperties(ktNames(t, "key_1"), fill, true)
+	})
 	defer tensor.Free()
-	require.NoError(t, tensor.info.Set("zeta", "last"))
-	require.NoError(t, tensor.info.Set("alpha", "first"))
-	state := ktSnapshot(t, tensor)
-
-	fill, fillCalls := ktFill(t, math.NaN())
-	result, err := tensor.KeysToProperties(ktNames(t, "key_1"), fill, true)
-	require.NoError(t, err)
-	assert.Equal(t, 1, fillCalls.destroys)
 
 	assert.Equal(t, []string{"key_2"}, result.keys.Names())
 	assert.Equal(t, [][]int32{{0}, {2}, {3}}, labelsRows(t, result.keys))
@@ -447,8 +450,8 @@ func TestKeysToPropertiesFixture(t *testing.T) {
 	state.check(t)
 
 	// Unsorted samples.
-	fill, _ = ktFill(t, 0)
-	result, err = tensor.KeysToProperties(ktNames(t, "key_1"), fill, false)
+	fill, _ := ktFill(t, 0)
+	result, err := tensor.KeysToProperties(ktNames(t, "key_1"), fill, false)
 	require.NoError(t, err)
 	defer result.Free()
 	block = result.blocks[0]
