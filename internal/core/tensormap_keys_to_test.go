@@ -278,6 +278,16 @@ func ktConcat(parts ...[]float64) []float64 {
 
 // ktState remembers what must come back after an operation: every labels' references and
 // every input array's values.
+// ktMove is the sorted move of the fixture's key_2 to samples, or of its key_1 to properties.
+func ktMove(t *testing.T, samples bool) func(*TensorMap, Array) (*TensorMap, error) {
+	return func(tensor *TensorMap, fill Array) (*TensorMap, error) {
+		if samples {
+			return tensor.KeysToSamples(ktNames(t, "key_2"), fill, true)
+		}
+		return tensor.KeysToProperties(ktNames(t, "key_1"), fill, true)
+	}
+}
+
 // ktMoveFixture builds the fixture with two info entries, snapshots it, and runs move on it
 // with a NaN fill that must be destroyed once; msgAndArgs label that check.
 func ktMoveFixture(t *testing.T, move func(*TensorMap, Array) (*TensorMap, error), msgAndArgs ...interface{}) (*ktCalls, *TensorMap, ktState, *TensorMap) {
@@ -331,9 +341,7 @@ func (s ktState) check(t *testing.T) {
 }
 
 func TestKeysToSamplesFixture(t *testing.T) {
-	calls, tensor, state, result := ktMoveFixture(t, func(tensor *TensorMap, fill Array) (*TensorMap, error) {
-		return tensor.KeysToSamples(ktNames(t, "key_2"), fill, true)
-	}, "fill destroyed once")
+	calls, tensor, state, result := ktMoveFixture(t, ktMove(t, true), "fill destroyed once")
 	defer tensor.Free()
 
 	assert.Equal(t, []string{"key_1"}, result.keys.Names())
@@ -393,9 +401,7 @@ func TestKeysToSamplesFixture(t *testing.T) {
 }
 
 func TestKeysToPropertiesFixture(t *testing.T) {
-	calls, tensor, state, result := ktMoveFixture(t, func(tensor *TensorMap, fill Array) (*TensorMap, error) {
-		return tensor.KeysToProperties(ktNames(t, "key_1"), fill, true)
-	})
+	calls, tensor, state, result := ktMoveFixture(t, ktMove(t, false))
 	defer tensor.Free()
 
 	assert.Equal(t, []string{"key_2"}, result.keys.Names())
@@ -869,12 +875,7 @@ func TestKeysToErrors(t *testing.T) {
 // error comes back as it is, and everything made so far is released.
 func TestKeysToCallbackFailures(t *testing.T) {
 	for _, samples := range []bool{false, true} {
-		run := func(tensor *TensorMap, fill Array) (*TensorMap, error) {
-			if samples {
-				return tensor.KeysToSamples(ktNames(t, "key_2"), fill, true)
-			}
-			return tensor.KeysToProperties(ktNames(t, "key_1"), fill, true)
-		}
+		run := ktMove(t, samples)
 
 		// A successful run tells how many calls there are.
 		calls := newKtCalls()
@@ -1087,12 +1088,7 @@ func TestMergeSamplesRepeatedBlocks(t *testing.T) {
 // the result, or at once when a callback fails later.
 func TestKeysToLabelsOnUserArrays(t *testing.T) {
 	for _, samples := range []bool{false, true} {
-		run := func(tensor *TensorMap, fill Array) (*TensorMap, error) {
-			if samples {
-				return tensor.KeysToSamples(ktNames(t, "key_2"), fill, true)
-			}
-			return tensor.KeysToProperties(ktNames(t, "key_1"), fill, true)
-		}
+		run := ktMove(t, samples)
 
 		calls, labelCalls := newKtCalls(), newKtCalls()
 		tensor := ktFixtureWith(t, calls, labelCalls)
