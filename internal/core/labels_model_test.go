@@ -201,6 +201,14 @@ func modelNewLabelsError(names []string, values []int32, count int, checked bool
 	return ""
 }
 
+// randomNames draws a width from 1 to 6 (its first names of a to f), then a spread of values
+// from 1 to maxSpread.
+func randomNames(rng *rand.Rand, maxSpread int) ([]string, int32) {
+	size := 1 + rng.IntN(6)
+	spread := int32(1 + rng.IntN(maxSpread))
+	return []string{"a", "b", "c", "d", "e", "f"}[:size], spread
+}
+
 // randomRows draws up to n distinct rows of the given width with values in [lo, hi),
 // shuffled or sorted.
 func randomRows(rng *rand.Rand, size, n int, lo, hi int32, sorted bool) [][]int32 {
