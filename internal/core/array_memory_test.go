@@ -23,6 +23,28 @@ func countingTensor(view Tensor, calls *int) *Tensor {
 	return NewTensor(view, func() { *calls++ })
 }
 
+// dlpackErrorCase breaks a good tensor with edit; from_dlpack must then fail with message.
+type dlpackErrorCase struct {
+	edit    func(*Tensor)
+	message string
+}
+
+// checkDLPackErrors gives fromDLPack each broken tensor: it must return no value, the case's
+// message (then whatever check asserts on the error), and release the tensor exactly once.
+func checkDLPackErrors[T any](t *testing.T, good Tensor, cases []dlpackErrorCase, fromDLPack func(*Tensor) (T, error), check func(error)) {
+	t.Helper()
+	for _, c := range cases {
+		view := good
+		c.edit(&view)
+		calls := 0
+		out, err := fromDLPack(countingTensor(view, &calls))
+		assert.Nil(t, out, "no typed nil in the interface")
+		assert.Equal(t, c.message, errorMessage(t, err))
+		check(err)
+		assert.Equal(t, 1, calls, c.message)
+	}
+}
+
 func TestFormatShapeUsesTheReferenceDebugFormat(t *testing.T) {
 	assert.Equal(t, "[]", formatShape([]uintptr{}))
 	assert.Equal(t, "[1]", formatShape([]uintptr{1}))

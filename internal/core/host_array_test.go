@@ -382,10 +382,7 @@ func TestHostArrayFromDLPackErrorsReleaseOnce(t *testing.T) {
 		Version: CurrentDLPack, Data: unsafe.Pointer(&value), Device: CPU, DType: Float64,
 		Shape: []int64{1},
 	}
-	cases := []struct {
-		edit    func(*Tensor)
-		message string
-	}{
+	cases := []dlpackErrorCase{
 		{func(t *Tensor) { t.Version = DLPackVersion{0, 8} },
 			"invalid `tensor` for HostArray.FromDLPack: DLPack v0.8 is not supported, only v1.x is"},
 		{func(t *Tensor) { t.Version = DLPackVersion{2, 0} },
@@ -404,15 +401,7 @@ func TestHostArrayFromDLPackErrorsReleaseOnce(t *testing.T) {
 			"invalid `tensor` for HostArray.FromDLPack: a tensor of shape [70368744177664] and dtype f64 is too large"},
 	}
 	a := int64Array(t, []uintptr{1}, 1)
-	for _, c := range cases {
-		view := good
-		c.edit(&view)
-		calls := 0
-		out, err := a.FromDLPack(countingTensor(view, &calls))
-		assert.Nil(t, out, "no typed nil in the interface")
-		assert.Equal(t, c.message, errorMessage(t, err))
-		assert.Equal(t, 1, calls, c.message)
-	}
+	checkDLPackErrors(t, good, cases, a.FromDLPack, func(error) {})
 
 	out, err := a.FromDLPack(nil)
 	assert.Nil(t, out)

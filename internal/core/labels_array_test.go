@@ -166,10 +166,7 @@ func TestReadOnlyLabelsValuesFromDLPackErrorsReleaseOnce(t *testing.T) {
 		Version: CurrentDLPack, Data: unsafe.Pointer(&values[0]), Device: CPU, DType: Int32,
 		Shape: []int64{1, 2},
 	}
-	cases := []struct {
-		edit    func(*Tensor)
-		message string
-	}{
+	cases := []dlpackErrorCase{
 		{func(t *Tensor) { t.Device = Device{DeviceCUDA, 0} }, "labels values can not be created from dlpack tensors that are not on CPU"},
 		{func(t *Tensor) { t.Device = Device{DeviceCUDAHost, 0} }, "labels values can not be created from dlpack tensors that are not on CPU"},
 		{func(t *Tensor) { t.Version = DLPackVersion{2, 0} }, "unsupported DLPack version in LabelsArray::from_dlpack: we got v2.0, but we support v1.x"},
@@ -186,16 +183,9 @@ func TestReadOnlyLabelsValuesFromDLPackErrorsReleaseOnce(t *testing.T) {
 		{func(t *Tensor) { t.Shape = []int64{1 << 40, 1 << 40} }, "invalid tensor for labels values: a tensor of shape [1099511627776, 1099511627776] and dtype i32 is too large"},
 	}
 	a := NewReadOnlyLabelsValues(nil, 0, 0)
-	for _, c := range cases {
-		view := good
-		c.edit(&view)
-		calls := 0
-		out, err := a.FromDLPack(countingTensor(view, &calls))
-		assert.Nil(t, out, "no typed nil in the interface")
-		assert.Equal(t, c.message, errorMessage(t, err))
+	checkDLPackErrors(t, good, cases, a.FromDLPack, func(err error) {
 		assert.ErrorIs(t, err, &Error{Status: InvalidParameterError})
-		assert.Equal(t, 1, calls, c.message)
-	}
+	})
 
 	out, err := a.FromDLPack(nil)
 	assert.Nil(t, out)

@@ -201,6 +201,39 @@ func modelNewLabelsError(names []string, values []int32, count int, checked bool
 	return ""
 }
 
+// randomNames draws a width from 1 to 6 (its first names of a to f), then a spread of values
+// from 1 to maxSpread.
+func randomNames(rng *rand.Rand, maxSpread int) ([]string, int32) {
+	size := 1 + rng.IntN(6)
+	spread := int32(1 + rng.IntN(maxSpread))
+	return []string{"a", "b", "c", "d", "e", "f"}[:size], spread
+}
+
+// requireSetOpsAsModel checks union, intersection and difference of first and second (whose
+// rows are a and b) against the model.
+func requireSetOpsAsModel(t *testing.T, names []string, a, b [][]int32, first, second *Labels) {
+	t.Helper()
+	rows, am, bm := modelUnion(a, b)
+	union, fm, sm, err := Union(first, second)
+	require.NoError(t, err)
+	requireLabels(t, names, rows, union)
+	require.Equal(t, am, fm)
+	require.Equal(t, bm, sm)
+
+	rows, am, bm = modelIntersection(a, b)
+	inter, fm, sm, err := Intersection(first, second)
+	require.NoError(t, err)
+	requireLabels(t, names, rows, inter)
+	require.Equal(t, am, fm)
+	require.Equal(t, bm, sm)
+
+	rows, am = modelDifference(a, b)
+	diff, fm, err := Difference(first, second)
+	require.NoError(t, err)
+	requireLabels(t, names, rows, diff)
+	require.Equal(t, am, fm)
+}
+
 // randomRows draws up to n distinct rows of the given width with values in [lo, hi),
 // shuffled or sorted.
 func randomRows(rng *rand.Rand, size, n int, lo, hi int32, sorted bool) [][]int32 {

@@ -169,13 +169,19 @@ func ktFixture(t *testing.T, calls *ktCalls) *TensorMap {
 // ktLabels makes checked labels whose values live in an array counted by calls.
 func ktLabels(t *testing.T, calls *ktCalls, names []string, rows ...[]int32) *ArrayLabels {
 	t.Helper()
+	return wrappedLabels(t, names, rows, func(host *HostArray) Array { return calls.wrap(host) })
+}
+
+// wrappedLabels makes checked labels whose values are an int32 HostArray given to wrap.
+func wrappedLabels(t testing.TB, names []string, rows [][]int32, wrap func(*HostArray) Array) *ArrayLabels {
+	t.Helper()
 	values := make([]int32, 0, len(rows)*len(names))
 	for _, row := range rows {
 		values = append(values, row...)
 	}
 	host, err := HostArrayFromValues([]uintptr{uintptr(len(rows)), uintptr(len(names))}, values)
 	require.NoError(t, err)
-	labels, err := NewArrayLabels(names, calls.wrap(host), true)
+	labels, err := NewArrayLabels(names, wrap(host), true)
 	require.NoError(t, err)
 	return labels
 }
@@ -278,6 +284,33 @@ func ktConcat(parts ...[]float64) []float64 {
 
 // ktState remembers what must come back after an operation: every labels' references and
 // every input array's values.
+// ktMove is the sorted move of the fixture's key_2 to samples, or of its key_1 to properties.
+func ktMove(t *testing.T, samples bool) func(*TensorMap, Array) (*TensorMap, error) {
+	return func(tensor *TensorMap, fill Array) (*TensorMap, error) {
+		if samples {
+			return tensor.KeysToSamples(ktNames(t, "key_2"), fill, true)
+		}
+		return tensor.KeysToProperties(ktNames(t, "key_1"), fill, true)
+	}
+}
+
+// ktMoveFixture builds the fixture with two info entries, snapshots it, and runs move on it
+// with a NaN fill that must be destroyed once; msgAndArgs label that check.
+func ktMoveFixture(t *testing.T, move func(*TensorMap, Array) (*TensorMap, error), msgAndArgs ...interface{}) (*ktCalls, *TensorMap, ktState, *TensorMap) {
+	t.Helper()
+	calls := newKtCalls()
+	tensor := ktFixture(t, calls)
+	require.NoError(t, tensor.info.Set("zeta", "last"))
+	require.NoError(t, tensor.info.Set("alpha", "first"))
+	state := ktSnapshot(t, tensor)
+
+	fill, fillCalls := ktFill(t, math.NaN())
+	result, err := move(tensor, fill)
+	require.NoError(t, err)
+	assert.Equal(t, 1, fillCalls.destroys, msgAndArgs...)
+	return calls, tensor, state, result
+}
+
 type ktState struct {
 	references map[*ArrayLabels]int64
 	values     map[*Block][]float64
@@ -314,17 +347,8 @@ func (s ktState) check(t *testing.T) {
 }
 
 func TestKeysToSamplesFixture(t *testing.T) {
-	calls := newKtCalls()
-	tensor := ktFixture(t, calls)
+	calls, tensor, state, result := ktMoveFixture(t, ktMove(t, true), "fill destroyed once")
 	defer tensor.Free()
-	require.NoError(t, tensor.info.Set("zeta", "last"))
-	require.NoError(t, tensor.info.Set("alpha", "first"))
-	state := ktSnapshot(t, tensor)
-
-	fill, fillCalls := ktFill(t, math.NaN())
-	result, err := tensor.KeysToSamples(ktNames(t, "key_2"), fill, true)
-	require.NoError(t, err)
-	assert.Equal(t, 1, fillCalls.destroys, "fill destroyed once")
 
 	assert.Equal(t, []string{"key_1"}, result.keys.Names())
 	assert.Equal(t, [][]int32{{0}, {1}, {2}}, labelsRows(t, result.keys))
@@ -370,7 +394,7 @@ func TestKeysToSamplesFixture(t *testing.T) {
 	state.check(t)
 
 	// Unsorted samples keep the order in which they were found.
-	fill, _ = ktFill(t, 0)
+	fill, _ := ktFill(t, 0)
 	result, err = tensor.KeysToSamples(ktNames(t, "key_2"), fill, false)
 	require.NoError(t, err)
 	defer result.Free()
@@ -383,17 +407,8 @@ func TestKeysToSamplesFixture(t *testing.T) {
 }
 
 func TestKeysToPropertiesFixture(t *testing.T) {
-	calls := newKtCalls()
-	tensor := ktFixture(t, calls)
+	calls, tensor, state, result := ktMoveFixture(t, ktMove(t, false))
 	defer tensor.Free()
-	require.NoError(t, tensor.info.Set("zeta", "last"))
-	require.NoError(t, tensor.info.Set("alpha", "first"))
-	state := ktSnapshot(t, tensor)
-
-	fill, fillCalls := ktFill(t, math.NaN())
-	result, err := tensor.KeysToProperties(ktNames(t, "key_1"), fill, true)
-	require.NoError(t, err)
-	assert.Equal(t, 1, fillCalls.destroys)
 
 	assert.Equal(t, []string{"key_2"}, result.keys.Names())
 	assert.Equal(t, [][]int32{{0}, {2}, {3}}, labelsRows(t, result.keys))
@@ -447,8 +462,8 @@ func TestKeysToPropertiesFixture(t *testing.T) {
 	state.check(t)
 
 	// Unsorted samples.
-	fill, _ = ktFill(t, 0)
-	result, err = tensor.KeysToProperties(ktNames(t, "key_1"), fill, false)
+	fill, _ := ktFill(t, 0)
+	result, err := tensor.KeysToProperties(ktNames(t, "key_1"), fill, false)
 	require.NoError(t, err)
 	defer result.Free()
 	block = result.blocks[0]
@@ -866,12 +881,7 @@ func TestKeysToErrors(t *testing.T) {
 // error comes back as it is, and everything made so far is released.
 func TestKeysToCallbackFailures(t *testing.T) {
 	for _, samples := range []bool{false, true} {
-		run := func(tensor *TensorMap, fill Array) (*TensorMap, error) {
-			if samples {
-				return tensor.KeysToSamples(ktNames(t, "key_2"), fill, true)
-			}
-			return tensor.KeysToProperties(ktNames(t, "key_1"), fill, true)
-		}
+		run := ktMove(t, samples)
 
 		// A successful run tells how many calls there are.
 		calls := newKtCalls()
@@ -1084,12 +1094,7 @@ func TestMergeSamplesRepeatedBlocks(t *testing.T) {
 // the result, or at once when a callback fails later.
 func TestKeysToLabelsOnUserArrays(t *testing.T) {
 	for _, samples := range []bool{false, true} {
-		run := func(tensor *TensorMap, fill Array) (*TensorMap, error) {
-			if samples {
-				return tensor.KeysToSamples(ktNames(t, "key_2"), fill, true)
-			}
-			return tensor.KeysToProperties(ktNames(t, "key_1"), fill, true)
-		}
+		run := ktMove(t, samples)
 
 		calls, labelCalls := newKtCalls(), newKtCalls()
 		tensor := ktFixtureWith(t, calls, labelCalls)

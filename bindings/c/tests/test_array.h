@@ -321,6 +321,25 @@ static inline int ta_should_fail(struct test_array *array, enum ta_member member
     return 1;
 }
 
+/* the start of a vtable function: `array` is the test array behind `ptr`, the
+ * call of `member` is counted, and a call that must fail returns its status */
+#define TA_ENTER(array, ptr, member)              \
+    struct test_array *array = ta_cast(ptr);      \
+    ta_count_call(array, member);                 \
+    if (ta_should_fail(array, member)) {          \
+        return array->fail_status;                \
+    }                                             \
+    (void)0
+
+/* a vtable function `name` that writes one `type` value, `value`, to its
+ * out-parameter */
+#define TA_GETTER(name, member, type, value)                    \
+    static inline mts_status_t name(const void *ptr, type *out) { \
+        TA_ENTER(array, ptr, member);                           \
+        *out = (value);                                         \
+        return MTS_SUCCESS;                                     \
+    }
+
 static inline void ta_set_fail(struct test_array *array, enum ta_member member,
                                mts_status_t status, const char *message) {
     array->fail_member = member;
@@ -428,10 +447,12 @@ static inline long ta_total_calls(enum ta_member member) {
 /* ------------------------------------------------------------------------ */
 /* strided copies                                                           */
 
-/* copy the C-contiguous `src` (shape `shape`) to `dst` + byte_offset, placing
- * element idx at sum(idx[d] * strides[d]) elements */
-static inline void ta_scatter(char *dst, const char *src, const int64_t *shape,
-                              const int64_t *strides, int ndim, size_t elsize, uint64_t offset) {
+/* copy between the C-contiguous side and the strided side (at byte_offset,
+ * element idx at sum(idx[d] * strides[d]) elements): from `src` contiguous to
+ * `dst` strided, or the other way round when `gather` */
+static inline void ta_strided_copy(char *dst, const char *src, const int64_t *shape,
+                                   const int64_t *strides, int ndim, size_t elsize,
+                                   uint64_t offset, int gather) {
     size_t total = 1;
     for (int d = 0; d < ndim; d++) {
         total *= (size_t)shape[d];
@@ -444,27 +465,23 @@ static inline void ta_scatter(char *dst, const char *src, const int64_t *shape,
             rest /= (size_t)shape[d];
             position += (int64_t)index * strides[d];
         }
-        memcpy(dst + offset + (size_t)position * elsize, src + k * elsize, elsize);
+        size_t packed = k * elsize;
+        size_t strided = offset + (size_t)position * elsize;
+        memcpy(dst + (gather ? packed : strided), src + (gather ? strided : packed), elsize);
     }
+}
+
+/* copy the C-contiguous `src` (shape `shape`) to `dst` + byte_offset, placing
+ * element idx at sum(idx[d] * strides[d]) elements */
+static inline void ta_scatter(char *dst, const char *src, const int64_t *shape,
+                              const int64_t *strides, int ndim, size_t elsize, uint64_t offset) {
+    ta_strided_copy(dst, src, shape, strides, ndim, elsize, offset, 0);
 }
 
 /* the inverse: gather a strided tensor into C-contiguous `dst` */
 static inline void ta_gather(char *dst, const char *src, const int64_t *shape,
                              const int64_t *strides, int ndim, size_t elsize, uint64_t offset) {
-    size_t total = 1;
-    for (int d = 0; d < ndim; d++) {
-        total *= (size_t)shape[d];
-    }
-    for (size_t k = 0; k < total; k++) {
-        size_t rest = k;
-        int64_t position = 0;
-        for (int d = ndim - 1; d >= 0; d--) {
-            size_t index = rest % (size_t)shape[d];
-            rest /= (size_t)shape[d];
-            position += (int64_t)index * strides[d];
-        }
-        memcpy(dst + k * elsize, src + offset + (size_t)position * elsize, elsize);
-    }
+    ta_strided_copy(dst, src, shape, strides, ndim, elsize, offset, 1);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -492,43 +509,13 @@ static inline void ta_destroy(void *ptr) {
     pthread_mutex_unlock(&ta_graveyard_lock);
 }
 
-static inline mts_status_t ta_origin(const void *ptr, mts_data_origin_t *origin) {
-    struct test_array *array = ta_cast(ptr);
-    ta_count_call(array, TA_ORIGIN);
-    if (ta_should_fail(array, TA_ORIGIN)) {
-        return array->fail_status;
-    }
-    *origin = ta_origin_id();
-    return MTS_SUCCESS;
-}
-
-static inline mts_status_t ta_device(const void *ptr, DLDevice *device) {
-    struct test_array *array = ta_cast(ptr);
-    ta_count_call(array, TA_DEVICE);
-    if (ta_should_fail(array, TA_DEVICE)) {
-        return array->fail_status;
-    }
-    *device = array->device;
-    return MTS_SUCCESS;
-}
-
-static inline mts_status_t ta_dtype(const void *ptr, DLDataType *dtype) {
-    struct test_array *array = ta_cast(ptr);
-    ta_count_call(array, TA_DTYPE);
-    if (ta_should_fail(array, TA_DTYPE)) {
-        return array->fail_status;
-    }
-    *dtype = array->dtype;
-    return MTS_SUCCESS;
-}
+TA_GETTER(ta_origin, TA_ORIGIN, mts_data_origin_t, ta_origin_id())
+TA_GETTER(ta_device, TA_DEVICE, DLDevice, array->device)
+TA_GETTER(ta_dtype, TA_DTYPE, DLDataType, array->dtype)
 
 static inline mts_status_t ta_shape(const void *ptr, const uintptr_t **shape,
                                     uintptr_t *shape_count) {
-    struct test_array *array = ta_cast(ptr);
-    ta_count_call(array, TA_SHAPE);
-    if (ta_should_fail(array, TA_SHAPE)) {
-        return array->fail_status;
-    }
+    TA_ENTER(array, ptr, TA_SHAPE);
     *shape = array->ndim == 0 ? NULL : array->shape;
     *shape_count = array->ndim;
     return MTS_SUCCESS;
@@ -769,11 +756,7 @@ static inline mts_status_t ta_from_dlpack(const void *ptr, DLManagedTensorVersio
 }
 
 static inline mts_status_t ta_reshape(void *ptr, const uintptr_t *shape, uintptr_t shape_count) {
-    struct test_array *array = ta_cast(ptr);
-    ta_count_call(array, TA_RESHAPE);
-    if (ta_should_fail(array, TA_RESHAPE)) {
-        return array->fail_status;
-    }
+    TA_ENTER(array, ptr, TA_RESHAPE);
     if (shape_count > TA_MAX_NDIM) {
         return ta_error(array, TA_RESHAPE, "test array: too many dimensions");
     }
@@ -792,11 +775,7 @@ static inline mts_status_t ta_reshape(void *ptr, const uintptr_t *shape, uintptr
 }
 
 static inline mts_status_t ta_swap_axes(void *ptr, uintptr_t axis_1, uintptr_t axis_2) {
-    struct test_array *array = ta_cast(ptr);
-    ta_count_call(array, TA_SWAP_AXES);
-    if (ta_should_fail(array, TA_SWAP_AXES)) {
-        return array->fail_status;
-    }
+    TA_ENTER(array, ptr, TA_SWAP_AXES);
     if (axis_1 >= array->ndim || axis_2 >= array->ndim) {
         return ta_error(array, TA_SWAP_AXES, "test array: swap_axes axis out of bounds");
     }
@@ -934,11 +913,7 @@ static inline mts_status_t ta_copy(const void *ptr, DLDevice device, mts_array_t
 static inline mts_status_t ta_move_data(void *output_ptr, const void *input_ptr,
                                         const mts_data_movement_t *movements,
                                         uintptr_t movements_count) {
-    struct test_array *output = ta_cast(output_ptr);
-    ta_count_call(output, TA_MOVE_DATA);
-    if (ta_should_fail(output, TA_MOVE_DATA)) {
-        return output->fail_status;
-    }
+    TA_ENTER(output, output_ptr, TA_MOVE_DATA);
     const struct test_array *input = ta_cast(input_ptr);
     if (input == NULL || !ta_dtype_eq(input->dtype, output->dtype)) {
         return ta_error(output, TA_MOVE_DATA, "test array: move_data needs a test array input");
@@ -976,21 +951,13 @@ static inline mts_status_t ta_move_data(void *output_ptr, const void *input_ptr,
 }
 
 static inline mts_array_t ta_mts(struct test_array *array) {
-    mts_array_t result;
-    memset(&result, 0, sizeof(result));
-    result.ptr = array;
-    result.destroy = ta_destroy;
-    result.origin = ta_origin;
-    result.device = ta_device;
-    result.dtype = ta_dtype;
-    result.as_dlpack = ta_as_dlpack;
-    result.from_dlpack = ta_from_dlpack;
-    result.shape = ta_shape;
-    result.reshape = ta_reshape;
-    result.swap_axes = ta_swap_axes;
-    result.create = ta_create;
-    result.copy = ta_copy;
-    result.move_data = ta_move_data;
+    /* every member the list leaves out is zero */
+    mts_array_t result = {
+        .ptr = array, .destroy = ta_destroy, .origin = ta_origin, .device = ta_device,
+        .dtype = ta_dtype, .as_dlpack = ta_as_dlpack, .from_dlpack = ta_from_dlpack,
+        .shape = ta_shape, .reshape = ta_reshape, .swap_axes = ta_swap_axes,
+        .create = ta_create, .copy = ta_copy, .move_data = ta_move_data,
+    };
     return result;
 }
 

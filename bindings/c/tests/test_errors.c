@@ -375,18 +375,25 @@ static void *thread_exit_main(void *arg) {
     return status;
 }
 
+/* Run `thread_main` in a new thread, which returns a malloc'd status: it must
+ * be `expected`. 4 checks (3 when the thread returns NULL). */
+#define CHECK_THREAD_STATUS(thread_main, expected)                             \
+    do {                                                                       \
+        pthread_t thread;                                                      \
+        void *result = NULL;                                                   \
+        CHECK_INT_EQ(pthread_create(&thread, NULL, thread_main, NULL), 0);     \
+        CHECK_INT_EQ(pthread_join(thread, &result), 0);                        \
+        CHECK(result != NULL);                                                 \
+        if (result != NULL) {                                                  \
+            CHECK_STATUS(*(mts_status_t *)result, expected);                   \
+            free(result);                                                      \
+        }                                                                      \
+    } while (0)
+
 static void test_no_deleter_at_thread_exit(void) {
     reset_deleter_counts();
 
-    pthread_t thread;
-    void *result = NULL;
-    CHECK_INT_EQ(pthread_create(&thread, NULL, thread_exit_main, NULL), 0);
-    CHECK_INT_EQ(pthread_join(thread, &result), 0);
-    CHECK(result != NULL);
-    if (result != NULL) {
-        CHECK_STATUS(*(mts_status_t *)result, MTS_SUCCESS);
-        free(result);
-    }
+    CHECK_THREAD_STATUS(thread_exit_main, MTS_SUCCESS);
 
     CHECK_INT_EQ(atomic_load(&deleter_calls), 0);
     CHECK(atomic_load(&deleter_last) == NULL);
@@ -476,15 +483,7 @@ static void *library_error_thread_main(void *arg) {
 static void test_library_error_is_per_thread(void) {
     CHECK_STATUS(mts_set_last_error("main thread", "test", NULL, NULL), MTS_SUCCESS);
 
-    pthread_t thread;
-    void *result = NULL;
-    CHECK_INT_EQ(pthread_create(&thread, NULL, library_error_thread_main, NULL), 0);
-    CHECK_INT_EQ(pthread_join(thread, &result), 0);
-    CHECK(result != NULL);
-    if (result != NULL) {
-        CHECK_STATUS(*(mts_status_t *)result, MTS_INVALID_PARAMETER_ERROR);
-        free(result);
-    }
+    CHECK_THREAD_STATUS(library_error_thread_main, MTS_INVALID_PARAMETER_ERROR);
 
     struct record r = read_record();
     CHECK_STR_EQ(r.message, "main thread");

@@ -10,15 +10,18 @@
  *   CHECK_NULL_MESSAGE(name)          the record is the error for a NULL `name`
  *   CHECK_NULL_ARGUMENT(name)         the same, and the origin is the library's
  *   CHECK_NULL_ARG, CHECK_NULL_ARG_PTR a call refuses a NULL argument
+ *   check_refused_()                  a call failed, with a given message
  *   range_from(), range()             one-dimension labels of consecutive entries
  *   labels_array(), block_array()     the test array behind labels or a block
  *   block_at(), device_eq()
  *   check_labels_(), check_block_labels_(), check_string_list_(), CHECK_ARRAY,
  *   CHECK_VIEW_OF                     checks of what the library gives back
+ *   other_origin_id(), other_origin() a second data origin, and an origin
+ *                                     callback that claims it
  *   CHECK_NOTHING_LEAKED              the closing checks of a program
  *
- * and ARRAY_SIZE, the INVALID and INTERNAL_PREFIX message prefixes, and the
- * fake devices CUDA0, CUDA1 and META.
+ * and ARRAY_SIZE, the INVALID and INTERNAL_PREFIX message prefixes, the fake
+ * devices CUDA0, CUDA1 and META, and the NAMES_* of test_names.h.
  *
  * Everything is `static inline`, a constant or a macro, so a program pays
  * nothing for what it does not use. The comment of each check says how many
@@ -36,6 +39,7 @@
 
 #include "check.h"
 #include "test_array.h"
+#include "test_names.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -118,6 +122,18 @@ static inline void check_null_argument_(const char *name, const char *file, int 
                   line);
 }
 #define CHECK_NULL_ARGUMENT(name) check_null_argument_((name), __FILE__, __LINE__)
+
+/* `refused` is true (`what` says of what), and a non-NULL `message` is the
+ * record's, from the library: 1 check, or 3 with a message */
+static inline void check_refused_(int refused, const char *what, const char *message,
+                                  const char *file, int line) {
+    check_record_(refused, file, line, what);
+    if (message != NULL) {
+        check_str_eq_(last_message(), message, "last_message()", "message", file, line);
+        check_str_eq_(last_error().origin, "metatensor-core", "origin", "\"metatensor-core\"",
+                      file, line);
+    }
+}
 
 /* `call` (a status) refuses a NULL `name` with status 1: 3 checks */
 #define CHECK_NULL_ARG(call, name)                                                   \
@@ -316,6 +332,25 @@ static inline void check_array_(const struct test_array *array, const uintptr_t 
 #define CHECK_ARRAY(array, shape, values) \
     check_array_((array), (shape), ARRAY_SIZE(shape), (values), __FILE__, __LINE__)
 
+
+/* ------------------------------------------------------------------------ */
+/* a second data origin                                                     */
+
+/* the origin "metatensor-go.tests.other", registered on first use */
+static inline mts_data_origin_t other_origin_id(void) {
+    mts_data_origin_t origin = 0;
+    mts_register_data_origin("metatensor-go.tests.other", &origin);
+    return origin;
+}
+
+/* an origin callback for test arrays that claim to come from elsewhere */
+static inline mts_status_t other_origin(const void *ptr, mts_data_origin_t *origin) {
+    mts_status_t status = ta_origin(ptr, origin);
+    if (status == MTS_SUCCESS) {
+        *origin = other_origin_id();
+    }
+    return status;
+}
 
 /* ------------------------------------------------------------------------ */
 /* the end of a program                                                     */

@@ -17,29 +17,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <metatensor.h>
-
-#include "check.h"
-#include "test_array.h"
 #include "test_helpers.h"
-
-static const char *const NAMES_S[] = {"s"};
-static const char *const NAMES_X[] = {"x"};
-static const char *const NAMES_A[] = {"a"};
-static const char *const NAMES_B[] = {"b"};
-static const char *const NAMES_C[] = {"c"};
-static const char *const NAMES_D[] = {"d"};
-static const char *const NAMES_P[] = {"p"};
-static const char *const NAMES_Q[] = {"q"};
-static const char *const NAMES_K[] = {"k"};
-static const char *const NAMES_KL[] = {"k", "l"};
-static const char *const NAMES_SAMPLE[] = {"sample"};
-static const char *const NAMES_SAMPLE_G[] = {"sample", "g"};
 
 /* ------------------------------------------------------------------------ */
 /* helpers                                                                  */
@@ -128,20 +106,6 @@ static mts_block_t *plain_gradient(void) {
 static void simple_blocks(mts_block_t *blocks[2]) {
     blocks[0] = simple_block(0, NULL);
     blocks[1] = simple_block(1, NULL);
-}
-
-static mts_data_origin_t other_origin_id(void) {
-    mts_data_origin_t origin = 0;
-    mts_register_data_origin("metatensor-go.tests.other", &origin);
-    return origin;
-}
-
-static mts_status_t other_origin(const void *ptr, mts_data_origin_t *origin) {
-    mts_status_t status = ta_origin(ptr, origin);
-    if (status == MTS_SUCCESS) {
-        *origin = other_origin_id();
-    }
-    return status;
 }
 
 /* ------------------------------------------------------------------------ */
