@@ -24,10 +24,9 @@
 
 #ifndef MTS_TEST_REFERENCE
 
-static const char *const NAMES_SAMPLES[] = {"structure", "atom"};
+static const char *const NAMES_STRUCTURE_ATOM[] = {"structure", "atom"};
 static const char *const NAMES_STRUCTURE[] = {"structure"};
 static const char *const NAMES_GRADIENT[] = {"sample", "g"};
-static const char *const NAMES_P[] = {"p"};
 static const char *const NAMES_KEY[] = {"key"};
 static const char *const ATOM[] = {"atom"};
 static const char *const EVERYTHING[] = {"structure", "atom"};
@@ -49,7 +48,7 @@ static mts_tensormap_t *example(void) {
     mts_block_t *gradient = mts_block(ta_mts(ta_new_f64(gradient_values, gradient_shape, 2)), gs,
                                       NULL, 0, p);
     CHECK(gradient != NULL);
-    const mts_labels_t *s = ta_labels(NAMES_SAMPLES, 2, samples, 4);
+    const mts_labels_t *s = ta_labels(NAMES_STRUCTURE_ATOM, 2, samples, 4);
     mts_block_t *block = mts_block(ta_mts(ta_new_f64(values, shape, 2)), s, NULL, 0, p);
     CHECK(block != NULL);
     CHECK_STATUS(mts_block_add_gradient(block, "positions", gradient), MTS_SUCCESS);
