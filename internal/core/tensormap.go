@@ -177,9 +177,15 @@ func (t *TensorMap) Copy() (*TensorMap, error) {
 // mapBlocks gives the result of f for every block, in order; on error, the blocks made so far
 // are freed.
 func (t *TensorMap) mapBlocks(f func(*Block) (*Block, error)) ([]*Block, error) {
-	blocks := make([]*Block, 0, len(t.blocks))
-	for _, block := range t.blocks {
-		made, err := f(block)
+	return makeBlocks(len(t.blocks), func(i int) (*Block, error) { return f(t.blocks[i]) })
+}
+
+// makeBlocks gives build(i) for i from 0 to count-1, in order; on error, the blocks made so
+// far are freed.
+func makeBlocks(count int, build func(i int) (*Block, error)) ([]*Block, error) {
+	blocks := make([]*Block, 0, count)
+	for i := range count {
+		made, err := build(i)
 		if err != nil {
 			for _, b := range blocks {
 				b.Free()

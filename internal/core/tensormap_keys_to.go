@@ -106,17 +106,10 @@ func (t *TensorMap) splitKeys(names []string) (*keysMove, error) {
 // these blocks, with the info in alphabetical key order. On error, everything made so far is
 // released.
 func (t *TensorMap) mergeGroups(move *keysMove, merge func(group []keyedBlock) (*Block, error)) (*TensorMap, error) {
-	blocks := make([]*Block, 0, len(move.groups))
-	for _, group := range move.groups {
-		block, err := merge(group)
-		if err != nil {
-			for _, b := range blocks {
-				b.Free()
-			}
-			move.keys.Release()
-			return nil, err
-		}
-		blocks = append(blocks, block)
+	blocks, err := makeBlocks(len(move.groups), func(i int) (*Block, error) { return merge(move.groups[i]) })
+	if err != nil {
+		move.keys.Release()
+		return nil, err
 	}
 	return newTensorMapFrom(move.keys, blocks, t.info.Sorted())
 }
