@@ -203,7 +203,7 @@ func implBlockGradientsList(record *C.struct_mts_block_t, parameters ***C.char, 
 		record.gradients = (**C.char)(unsafe.Pointer(stringTable(names)))
 		record.gradients_count = C.uintptr_t(len(names))
 	}
-	*parameters = (**C.char)(unsafe.Pointer(record.gradients))
+	storeOut(parameters, (**C.char)(unsafe.Pointer(record.gradients)))
 	*count = record.gradients_count
 	return nil
 }

@@ -56,7 +56,7 @@ func mtsgo_goarray_as_dlpack(array C.uintptr_t, dl_managed_tensor **C.struct_DLM
 		if err != nil {
 			return err
 		}
-		*dl_managed_tensor = stored
+		storeOut(dl_managed_tensor, stored)
 		return nil
 	})
 }
@@ -77,7 +77,7 @@ func mtsgo_goarray_from_dlpack(array C.uintptr_t, dl_managed_tensor *C.struct_DL
 		if err != nil {
 			return err
 		}
-		*new_array = exportOwnedArray(value)
+		storeOut(new_array, exportOwnedArray(value))
 		return nil
 	})
 }
@@ -95,7 +95,7 @@ func mtsgo_goarray_shape(array C.uintptr_t, shape **C.uintptr_t, shape_count *C.
 		if err != nil {
 			return err
 		}
-		*shape = stored
+		storeOut(shape, stored)
 		*shape_count = C.uintptr_t(len(value))
 		return nil
 	})
@@ -128,7 +128,7 @@ func mtsgo_goarray_create(array C.uintptr_t, shape *C.uintptr_t, shape_count C.u
 		if err != nil {
 			return err
 		}
-		*new_array = exportOwnedArray(value)
+		storeOut(new_array, exportOwnedArray(value))
 		return nil
 	})
 }
@@ -142,7 +142,7 @@ func mtsgo_goarray_copy(array C.uintptr_t, device C.DLDevice, new_array *C.struc
 		if err != nil {
 			return err
 		}
-		*new_array = exportOwnedArray(value)
+		storeOut(new_array, exportOwnedArray(value))
 		return nil
 	})
 }

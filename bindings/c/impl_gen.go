@@ -34,7 +34,7 @@ func implLabelsUnion(first *C.struct_mts_labels_t, second *C.struct_mts_labels_t
 	if err != nil {
 		return err
 	}
-	*result = adoptLabels(out0)
+	storeOut(result, adoptLabels(out0))
 	copyToC(first_mapping, out1)
 	copyToC(second_mapping, out2)
 	return nil
@@ -64,7 +64,7 @@ func implLabelsIntersection(first *C.struct_mts_labels_t, second *C.struct_mts_l
 	if err != nil {
 		return err
 	}
-	*result = adoptLabels(out0)
+	storeOut(result, adoptLabels(out0))
 	copyToC(first_mapping, out1)
 	copyToC(second_mapping, out2)
 	return nil
@@ -89,7 +89,7 @@ func implLabelsDifference(first *C.struct_mts_labels_t, second *C.struct_mts_lab
 	if err != nil {
 		return err
 	}
-	*result = adoptLabels(out0)
+	storeOut(result, adoptLabels(out0))
 	copyToC(first_mapping, out1)
 	return nil
 }
@@ -161,7 +161,7 @@ func implBlockGradient(block *C.struct_mts_block_t, parameter *C.char, gradient 
 	if err != nil {
 		return err
 	}
-	*gradient = borrowedBlockRecord(out0)
+	storeOut(gradient, borrowedBlockRecord(out0))
 	return nil
 }
 
@@ -176,7 +176,7 @@ func implBlockData(block *C.struct_mts_block_t, data *C.struct_mts_array_t) erro
 	if err != nil {
 		return err
 	}
-	*data = view
+	storeOut(data, view)
 	return nil
 }
 
@@ -241,7 +241,7 @@ func implTensormapBlockByID(tensor *C.struct_mts_tensormap_t, block **C.struct_m
 	if err != nil {
 		return err
 	}
-	*block = borrowedBlockRecord(out0)
+	storeOut(block, borrowedBlockRecord(out0))
 	return nil
 }
 

@@ -88,3 +88,13 @@ func arrayView(array core.Array) (C.struct_mts_array_t, error) {
 	view.destroy = nil
 	return view, nil
 }
+
+// storeOut writes v into a C caller's output without Go's write barrier, which reads the old
+// content of the memory it overwrites, during a garbage collection, as a pointer to mark: an
+// output the caller left uninitialised can hold anything, including what looks like a pointer
+// into a freed part of the Go heap, which stops the program. v holds no Go pointer (records,
+// C strings and arrays live in C memory), so the collector needs to see none.
+func storeOut[T any](out *T, v T) {
+	size := unsafe.Sizeof(v)
+	copy(unsafe.Slice((*byte)(unsafe.Pointer(out)), size), unsafe.Slice((*byte)(unsafe.Pointer(&v)), size))
+}

@@ -151,7 +151,7 @@ func implTensormapGetInfo(record *C.struct_mts_tensormap_t, key *C.char, value *
 	}
 	text, ok := object.tensor.Info().Get(keyText)
 	if !ok {
-		*value = nil
+		storeOut(value, nil)
 		return nil
 	}
 	listsLock.Lock()
@@ -164,7 +164,7 @@ func implTensormapGetInfo(record *C.struct_mts_tensormap_t, key *C.char, value *
 		}
 		object.values[keyText] = cached
 	}
-	*value = cached
+	storeOut(value, cached)
 	return nil
 }
 
@@ -180,7 +180,7 @@ func implTensormapInfoKeys(record *C.struct_mts_tensormap_t, keys ***C.char, cou
 		record.info_keys = (**C.char)(unsafe.Pointer(stringTable(info.Keys())))
 		record.info_keys_count = C.uintptr_t(info.Len())
 	}
-	*keys = (**C.char)(unsafe.Pointer(record.info_keys))
+	storeOut(keys, (**C.char)(unsafe.Pointer(record.info_keys)))
 	*count = record.info_keys_count
 	return nil
 }

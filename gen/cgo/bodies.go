@@ -305,6 +305,10 @@ func (b *body) store(p *spec.Param, got string, value *jen.Statement) ([]jen.Cod
 		if p == nil {
 			return []jen.Code{expression}
 		}
+		if t.Kind == spec.KindObject {
+			// A pointer stored in the caller's memory goes through storeOut (impl_support.go).
+			return []jen.Code{jen.Id("storeOut").Call(jen.Id(p.Name), expression)}
+		}
 		return []jen.Code{jen.Op("*").Id(p.Name).Op("=").Add(expression)}
 	}
 	switch t.Kind {
@@ -331,7 +335,7 @@ func (b *body) store(p *spec.Param, got string, value *jen.Statement) ([]jen.Cod
 		return []jen.Code{
 			jen.List(jen.Id("view"), jen.Err()).Op(":=").Id("arrayView").Call(value),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			jen.Op("*").Id(p.Name).Op("=").Id("view"),
+			jen.Id("storeOut").Call(jen.Id(p.Name), jen.Id("view")),
 		}, nil
 	case spec.KindBuffer:
 		if t.Elem.Name == "char" {

@@ -89,7 +89,8 @@ func exportMember(v *spec.Vtable, m *spec.Method, g goVtable) (jen.Code, error) 
 					jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 				stored = jen.Id("stored")
 			}
-			body = append(body, jen.Op("*").Id(out.Name).Op("=").Add(stored))
+			// Results holding pointers go to the caller's memory through storeOut.
+			body = append(body, jen.Id("storeOut").Call(jen.Id(out.Name), stored))
 			if count := countOf(m, out); count != nil {
 				body = append(body, jen.Op("*").Id(count.Name).Op("=").Qual("C", "uintptr_t").Call(jen.Len(jen.Id("value"))))
 			}
