@@ -428,10 +428,12 @@ static inline long ta_total_calls(enum ta_member member) {
 /* ------------------------------------------------------------------------ */
 /* strided copies                                                           */
 
-/* copy the C-contiguous `src` (shape `shape`) to `dst` + byte_offset, placing
- * element idx at sum(idx[d] * strides[d]) elements */
-static inline void ta_scatter(char *dst, const char *src, const int64_t *shape,
-                              const int64_t *strides, int ndim, size_t elsize, uint64_t offset) {
+/* copy between the C-contiguous buffer `flat` and the strided tensor at
+ * `strided` + byte_offset, where element idx sits at sum(idx[d] * strides[d])
+ * elements; `gather` reads the strided side, else it is written */
+static inline void ta_strided_copy(char *flat, char *strided, const int64_t *shape,
+                                   const int64_t *strides, int ndim, size_t elsize,
+                                   uint64_t offset, int gather) {
     size_t total = 1;
     for (int d = 0; d < ndim; d++) {
         total *= (size_t)shape[d];
@@ -444,27 +446,25 @@ static inline void ta_scatter(char *dst, const char *src, const int64_t *shape,
             rest /= (size_t)shape[d];
             position += (int64_t)index * strides[d];
         }
-        memcpy(dst + offset + (size_t)position * elsize, src + k * elsize, elsize);
+        char *element = strided + offset + (size_t)position * elsize;
+        if (gather) {
+            memcpy(flat + k * elsize, element, elsize);
+        } else {
+            memcpy(element, flat + k * elsize, elsize);
+        }
     }
+}
+
+/* copy the C-contiguous `src` to the strided `dst` */
+static inline void ta_scatter(char *dst, const char *src, const int64_t *shape,
+                              const int64_t *strides, int ndim, size_t elsize, uint64_t offset) {
+    ta_strided_copy((char *)src, dst, shape, strides, ndim, elsize, offset, 0);
 }
 
 /* the inverse: gather a strided tensor into C-contiguous `dst` */
 static inline void ta_gather(char *dst, const char *src, const int64_t *shape,
                              const int64_t *strides, int ndim, size_t elsize, uint64_t offset) {
-    size_t total = 1;
-    for (int d = 0; d < ndim; d++) {
-        total *= (size_t)shape[d];
-    }
-    for (size_t k = 0; k < total; k++) {
-        size_t rest = k;
-        int64_t position = 0;
-        for (int d = ndim - 1; d >= 0; d--) {
-            size_t index = rest % (size_t)shape[d];
-            rest /= (size_t)shape[d];
-            position += (int64_t)index * strides[d];
-        }
-        memcpy(dst + k * elsize, src + offset + (size_t)position * elsize, elsize);
-    }
+    ta_strided_copy(dst, (char *)src, shape, strides, ndim, elsize, offset, 1);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -492,35 +492,21 @@ static inline void ta_destroy(void *ptr) {
     pthread_mutex_unlock(&ta_graveyard_lock);
 }
 
-static inline mts_status_t ta_origin(const void *ptr, mts_data_origin_t *origin) {
-    struct test_array *array = ta_cast(ptr);
-    ta_count_call(array, TA_ORIGIN);
-    if (ta_should_fail(array, TA_ORIGIN)) {
-        return array->fail_status;
+/* A getter: counts its call, fails when told to, else writes one value. */
+#define TA_GETTER(name, member, type, value)                      \
+    static inline mts_status_t name(const void *ptr, type *out) { \
+        struct test_array *array = ta_cast(ptr);                  \
+        ta_count_call(array, member);                             \
+        if (ta_should_fail(array, member)) {                      \
+            return array->fail_status;                            \
+        }                                                         \
+        *out = (value);                                           \
+        return MTS_SUCCESS;                                       \
     }
-    *origin = ta_origin_id();
-    return MTS_SUCCESS;
-}
 
-static inline mts_status_t ta_device(const void *ptr, DLDevice *device) {
-    struct test_array *array = ta_cast(ptr);
-    ta_count_call(array, TA_DEVICE);
-    if (ta_should_fail(array, TA_DEVICE)) {
-        return array->fail_status;
-    }
-    *device = array->device;
-    return MTS_SUCCESS;
-}
-
-static inline mts_status_t ta_dtype(const void *ptr, DLDataType *dtype) {
-    struct test_array *array = ta_cast(ptr);
-    ta_count_call(array, TA_DTYPE);
-    if (ta_should_fail(array, TA_DTYPE)) {
-        return array->fail_status;
-    }
-    *dtype = array->dtype;
-    return MTS_SUCCESS;
-}
+TA_GETTER(ta_origin, TA_ORIGIN, mts_data_origin_t, ta_origin_id())
+TA_GETTER(ta_device, TA_DEVICE, DLDevice, array->device)
+TA_GETTER(ta_dtype, TA_DTYPE, DLDataType, array->dtype)
 
 static inline mts_status_t ta_shape(const void *ptr, const uintptr_t **shape,
                                     uintptr_t *shape_count) {
@@ -976,21 +962,13 @@ static inline mts_status_t ta_move_data(void *output_ptr, const void *input_ptr,
 }
 
 static inline mts_array_t ta_mts(struct test_array *array) {
-    mts_array_t result;
-    memset(&result, 0, sizeof(result));
-    result.ptr = array;
-    result.destroy = ta_destroy;
-    result.origin = ta_origin;
-    result.device = ta_device;
-    result.dtype = ta_dtype;
-    result.as_dlpack = ta_as_dlpack;
-    result.from_dlpack = ta_from_dlpack;
-    result.shape = ta_shape;
-    result.reshape = ta_reshape;
-    result.swap_axes = ta_swap_axes;
-    result.create = ta_create;
-    result.copy = ta_copy;
-    result.move_data = ta_move_data;
+    /* members not named here (none today) are zero */
+    mts_array_t result = {
+        .ptr = array, .destroy = ta_destroy, .origin = ta_origin, .device = ta_device,
+        .dtype = ta_dtype, .as_dlpack = ta_as_dlpack, .from_dlpack = ta_from_dlpack,
+        .shape = ta_shape, .reshape = ta_reshape, .swap_axes = ta_swap_axes,
+        .create = ta_create, .copy = ta_copy, .move_data = ta_move_data,
+    };
     return result;
 }
 

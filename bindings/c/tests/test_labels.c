@@ -260,24 +260,43 @@ static void test_origin_fast_path(void) {
 /* ------------------------------------------------------------------------ */
 /* names                                                                    */
 
+/* mts_labels, or mts_labels_assume_unique when `unique` */
+static const mts_labels_t *new_labels(int unique, const char *const *names, uintptr_t count,
+                                      struct test_array *array) {
+    return unique ? mts_labels_assume_unique(names, count, ta_mts(array))
+                  : mts_labels(names, count, ta_mts(array));
+}
+
+/* new_labels on a fresh `array` (after a stale error) must fail with
+ * `message` (only its start when `prefix`) and `origin` (unchecked when
+ * NULL), destroying the array once: it was consumed */
+static void check_refused_(int unique, const char *const *names, uintptr_t count,
+                           struct test_array *array, const char *message, int prefix,
+                           const char *origin, const char *file, int line) {
+    long live = ta_live() - 1;
+    set_stale_error();
+    const mts_labels_t *labels = new_labels(unique, names, count, array);
+    check_record_(labels == NULL, file, line, "labels == NULL");
+    if (prefix) {
+        check_str_prefix_(last_message(), message, "last_message()", "message", file, line);
+    } else {
+        check_str_eq_(last_message(), message, "last_message()", "message", file, line);
+    }
+    if (origin != NULL) {
+        check_str_eq_(last_error().origin, origin, "origin", "origin", file, line);
+    }
+    check_int_eq_(ta_calls(array, TA_DESTROY), 1, "destroy calls", "1", "CHECK_INT_EQ", file,
+                  line);
+    check_int_eq_(ta_live(), live, "ta_live()", "live", "CHECK_INT_EQ", file, line);
+    mts_labels_free(labels);
+}
+
 static void check_invalid_names_(const char *const *names, uintptr_t count, const char *message,
                                  int line) {
     static const int32_t values[] = {1, 2, 3, 4};
     for (int unique = 0; unique < 2; unique++) {
-        long live = ta_live();
-        struct test_array *array = ta_new_i32(values, 1, count);
-        set_stale_error();
-        const mts_labels_t *labels = unique ? mts_labels_assume_unique(names, count, ta_mts(array))
-                                            : mts_labels(names, count, ta_mts(array));
-        check_record_(labels == NULL, __FILE__, line, "labels == NULL");
-        check_str_eq_(last_message(), message, "last_message()", "message", __FILE__, line);
-        check_str_eq_(last_error().origin, "metatensor-core", "origin", "\"metatensor-core\"",
-                      __FILE__, line);
-        /* the array was consumed */
-        check_int_eq_(ta_calls(array, TA_DESTROY), 1, "destroy calls", "1", "CHECK_INT_EQ",
-                      __FILE__, line);
-        check_int_eq_(ta_live(), live, "ta_live()", "live", "CHECK_INT_EQ", __FILE__, line);
-        mts_labels_free(labels);
+        check_refused_(unique, names, count, ta_new_i32(values, 1, count), message, 0,
+                       "metatensor-core", __FILE__, line);
     }
 }
 #define CHECK_INVALID_NAMES(names, message) \
@@ -289,9 +308,7 @@ static void test_names(void) {
     for (size_t i = 0; i < ARRAY_SIZE(valid); i++) {
         const char *names[] = {valid[i]};
         for (int unique = 0; unique < 2; unique++) {
-            struct test_array *array = ta_new_i32(values, 1, 1);
-            const mts_labels_t *labels = unique ? mts_labels_assume_unique(names, 1, ta_mts(array))
-                                                : mts_labels(names, 1, ta_mts(array));
+            const mts_labels_t *labels = new_labels(unique, names, 1, ta_new_i32(values, 1, 1));
             CHECK(labels != NULL);
             const char *const *got = NULL;
             uintptr_t count = 0;
@@ -336,30 +353,15 @@ static void test_names(void) {
 
     /* a NULL names pointer with a non-zero count; the array is consumed */
     for (int unique = 0; unique < 2; unique++) {
-        long live = ta_live();
-        struct test_array *array = ta_new_i32(values, 1, 2);
-        set_stale_error();
-        const mts_labels_t *labels = unique ? mts_labels_assume_unique(NULL, 2, ta_mts(array))
-                                            : mts_labels(NULL, 2, ta_mts(array));
-        CHECK(labels == NULL);
-        CHECK_STR_EQ(last_message(), "invalid parameter: names can not be NULL");
-        CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 1);
-        CHECK_INT_EQ(ta_live(), live);
+        check_refused_(unique, NULL, 2, ta_new_i32(values, 1, 2),
+                       "invalid parameter: names can not be NULL", 0, NULL, __FILE__, __LINE__);
     }
 
     /* invalid UTF-8 in a name is a panic (255) */
     for (int unique = 0; unique < 2; unique++) {
-        long live = ta_live();
         const char *names[] = {"a", "\xff\xfe"};
-        struct test_array *array = ta_new_i32(values, 1, 2);
-        set_stale_error();
-        const mts_labels_t *labels = unique ? mts_labels_assume_unique(names, 2, ta_mts(array))
-                                            : mts_labels(names, 2, ta_mts(array));
-        CHECK(labels == NULL);
-        CHECK_STR_PREFIX(last_message(), INTERNAL_PREFIX);
-        CHECK_STR_EQ(last_error().origin, "metatensor-core");
-        CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 1);
-        CHECK_INT_EQ(ta_live(), live);
+        check_refused_(unique, names, 2, ta_new_i32(values, 1, 2), INTERNAL_PREFIX, 1,
+                       "metatensor-core", __FILE__, __LINE__);
     }
 }
 
@@ -370,22 +372,11 @@ static void check_bad_shape_(const uintptr_t *shape, uintptr_t ndim, uintptr_t n
                              int line) {
     static const char *const names[] = {"a", "b", "c"};
     for (int unique = 0; unique < 2; unique++) {
-        long live = ta_live();
         struct test_array *array = ta_new(TA_INT32, shape, ndim, NULL);
-        set_stale_error();
-        const mts_labels_t *labels = unique
-                                         ? mts_labels_assume_unique(names, names_count,
-                                                                    ta_mts(array))
-                                         : mts_labels(names, names_count, ta_mts(array));
-        check_record_(labels == NULL, __FILE__, line, "labels == NULL");
-        check_str_prefix_(last_message(), INTERNAL_PREFIX, "last_message()", "INTERNAL_PREFIX",
-                          __FILE__, line);
-        check_int_eq_(ta_calls(array, TA_DESTROY), 1, "destroy calls", "1", "CHECK_INT_EQ",
-                      __FILE__, line);
+        check_refused_(unique, names, names_count, array, INTERNAL_PREFIX, 1, NULL, __FILE__,
+                       line);
         check_int_eq_(ta_calls(array, TA_AS_DLPACK), 0, "as_dlpack calls", "0", "CHECK_INT_EQ",
                       __FILE__, line);
-        check_int_eq_(ta_live(), live, "ta_live()", "live", "CHECK_INT_EQ", __FILE__, line);
-        mts_labels_free(labels);
     }
 }
 #define CHECK_BAD_SHAPE(shape, names_count) \
@@ -399,8 +390,7 @@ static void test_shapes(void) {
         for (int unique = 0; unique < 2; unique++) {
             long live = ta_live();
             struct test_array *array = ta_new(TA_INT32, empty_shapes[i], 2, NULL);
-            const mts_labels_t *labels = unique ? mts_labels_assume_unique(NULL, 0, ta_mts(array))
-                                                : mts_labels(NULL, 0, ta_mts(array));
+            const mts_labels_t *labels = new_labels(unique, NULL, 0, array);
             CHECK(labels != NULL);
             CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 1);
             CHECK_INT_EQ(ta_calls(array, TA_AS_DLPACK), 0);
@@ -967,9 +957,7 @@ static void test_values_cpu(void) {
                 uintptr_t count = shapes[s][0], size = shapes[s][1];
                 struct test_array *array = ta_new_i32(values, count, size);
                 array->layout = layouts[l];
-                const mts_labels_t *labels =
-                    unique ? mts_labels_assume_unique(names6, size, ta_mts(array))
-                           : mts_labels(names6, size, ta_mts(array));
+                const mts_labels_t *labels = new_labels(unique, names6, size, array);
                 if (labels == NULL) {
                     fprintf(stderr, "layout %d, shape %zux%zu\n", (int)layouts[l], (size_t)count,
                             (size_t)size);
