@@ -286,6 +286,23 @@ static inline void check_string_list_(mts_status_t status, const char *const *go
     check_record_(ok, file, line, what);
 }
 
+/* The same list checked string by string: `status` is MTS_SUCCESS, the
+ * count is `count` and, when it is, each string equals its `expected`:
+ * count + 2 checks. */
+static inline void check_strings_(mts_status_t status, const char *const *got,
+                                  uintptr_t got_count, const char *const *expected,
+                                  uintptr_t count, const char *file, int line) {
+    check_int_eq_(status, MTS_SUCCESS, "status", "MTS_SUCCESS", "CHECK_STATUS", file, line);
+    check_int_eq_((long long)got_count, (long long)count, "count", "expected count",
+                  "CHECK_INT_EQ", file, line);
+    for (uintptr_t i = 0; got_count == count && i < count; i++) {
+        check_str_eq_(got[i], expected[i], "got[i]", "expected[i]", file, line);
+    }
+}
+#define CHECK_STRINGS(status, got, got_count, expected) \
+    check_strings_((status), (got), (got_count), (expected), ARRAY_SIZE(expected), __FILE__, \
+                   __LINE__)
+
 /* the shape and float64 values of a test array; NaN equals NaN */
 static inline void check_array_(const struct test_array *array, const uintptr_t *shape,
                                 uintptr_t ndim, const double *values, const char *file,
