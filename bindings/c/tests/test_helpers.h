@@ -17,8 +17,9 @@
  *   CHECK_VIEW_OF                     checks of what the library gives back
  *   CHECK_NOTHING_LEAKED              the closing checks of a program
  *
- * and ARRAY_SIZE, the INVALID and INTERNAL_PREFIX message prefixes, and the
- * fake devices CUDA0, CUDA1 and META.
+ * and ARRAY_SIZE, the INVALID and INTERNAL_PREFIX message prefixes, the
+ * fake devices CUDA0, CUDA1 and META, and the dimension names (NAMES_*) that
+ * several programs use. CHECK_STRINGS checks a list of strings one by one.
  *
  * Everything is `static inline`, a constant or a macro, so a program pays
  * nothing for what it does not use. The comment of each check says how many
@@ -38,6 +39,14 @@
 #include "test_array.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* dimension names several programs use */
+static const char *const NAMES_A[] = {"a"}, *const NAMES_B[] = {"b"}, *const NAMES_C[] = {"c"},
+                         *const NAMES_D[] = {"d"}, *const NAMES_K[] = {"k"},
+                         *const NAMES_P[] = {"p"}, *const NAMES_Q[] = {"q"},
+                         *const NAMES_S[] = {"s"}, *const NAMES_X[] = {"x"};
+static const char *const NAMES_AB[] = {"a", "b"}, *const NAMES_KL[] = {"k", "l"};
+static const char *const NAMES_SAMPLE[] = {"sample"}, *const NAMES_SAMPLE_G[] = {"sample", "g"};
 
 #define INVALID "invalid parameter: "
 #define INTERNAL_PREFIX "internal metatensor error (this is likely a bug, please report it): "

@@ -66,27 +66,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <metatensor.h>
-
-#include "check.h"
-#include "test_array.h"
 #include "test_helpers.h"
 
-static const char *const NAMES_K[] = {"k"};
-static const char *const NAMES_KL[] = {"k", "l"};
-static const char *const NAMES_S[] = {"s"};
 static const char *const NAMES_ST[] = {"s", "t"};
-static const char *const NAMES_AB[] = {"a", "b"};
 static const char *const NAMES_ABC[] = {"a", "b", "c"};
 static const char *const NAMES_XY[] = {"x", "y"};
 static const char *const NAMES_ONLY[] = {"only"};
-static const char *const NAMES_C[] = {"c"};
-static const char *const NAMES_D[] = {"d"};
-static const char *const NAMES_P[] = {"p"};
 static const char *const NAMES_PQ[] = {"p", "q"};
 static const char *const NAMES_XYZ[] = {"xyz"};
 static const char *const NAMES_CELL[] = {"abc"};
-static const char *const NAMES_SAMPLE_G[] = {"sample", "g"};
 
 #define CALLBACK_PREFIX "failed to create a new array: "
 #define IO_PREFIX "io error: "

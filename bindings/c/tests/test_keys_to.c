@@ -28,10 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <metatensor.h>
-
-#include "check.h"
-#include "test_array.h"
 #include "test_helpers.h"
 
 static const char *const NAMES_KEYS[] = {"key_1", "key_2"};
@@ -43,12 +39,8 @@ static const char *const NAMES_PROPERTIES[] = {"properties"};
 static const char *const NAMES_SAMPLE_PARAMETER[] = {"sample", "parameter"};
 static const char *const NAMES_SAMPLES_KEY_2[] = {"samples", "key_2"};
 static const char *const NAMES_KEY_1_PROPERTIES[] = {"key_1", "properties"};
-static const char *const NAMES_S[] = {"s"};
-static const char *const NAMES_P[] = {"p"};
-static const char *const NAMES_K[] = {"k"};
 static const char *const NAMES_S_K[] = {"s", "k"};
 static const char *const NAMES_K_P[] = {"k", "p"};
-static const char *const NAMES_SAMPLE_G[] = {"sample", "g"};
 static const char *const NAMES_UNDERSCORE[] = {"_"};
 static const char *const NAMES_ZZ[] = {"zz"};
 

@@ -50,10 +50,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <metatensor.h>
-
-#include "check.h"
-#include "test_array.h"
 #include "test_helpers.h"
 
 /* DLPack exports of a contiguous CPU array that the labels still hold: the
@@ -64,11 +60,7 @@
 #define KEPT_EXPORTS 1
 #endif
 
-static const char *const NAMES_AB[] = {"a", "b"};
 static const char *const NAMES_BA[] = {"b", "a"};
-static const char *const NAMES_A[] = {"a"};
-static const char *const NAMES_B[] = {"b"};
-static const char *const NAMES_C[] = {"c"};
 
 /* ------------------------------------------------------------------------ */
 /* helpers                                                                  */

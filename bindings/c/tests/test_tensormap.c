@@ -22,24 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <metatensor.h>
-
-#include "check.h"
-#include "test_array.h"
 #include "test_helpers.h"
 
-static const char *const NAMES_S[] = {"s"};
-static const char *const NAMES_X[] = {"x"};
-static const char *const NAMES_A[] = {"a"};
-static const char *const NAMES_B[] = {"b"};
-static const char *const NAMES_C[] = {"c"};
-static const char *const NAMES_D[] = {"d"};
-static const char *const NAMES_P[] = {"p"};
-static const char *const NAMES_Q[] = {"q"};
-static const char *const NAMES_K[] = {"k"};
-static const char *const NAMES_KL[] = {"k", "l"};
-static const char *const NAMES_SAMPLE[] = {"sample"};
-static const char *const NAMES_SAMPLE_G[] = {"sample", "g"};
 
 /* ------------------------------------------------------------------------ */
 /* helpers                                                                  */
