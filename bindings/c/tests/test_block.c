@@ -102,21 +102,6 @@ static mts_block_t *good_gradient(struct test_array **values_out) {
     return gradient_of(GRADIENT_ROWS, 3, TA_CPU, values_out);
 }
 
-/* a second data origin, for arrays claiming to come from elsewhere */
-static mts_data_origin_t other_origin_id(void) {
-    mts_data_origin_t origin = 0;
-    mts_register_data_origin("metatensor-go.tests.other", &origin);
-    return origin;
-}
-
-static mts_status_t other_origin(const void *ptr, mts_data_origin_t *origin) {
-    mts_status_t status = ta_origin(ptr, origin);
-    if (status == MTS_SUCCESS) {
-        *origin = other_origin_id();
-    }
-    return status;
-}
-
 /* ------------------------------------------------------------------------ */
 /* creation                                                                 */
 

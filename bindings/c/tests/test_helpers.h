@@ -13,6 +13,8 @@
  *   range_from(), range()             one-dimension labels of consecutive entries
  *   labels_array(), block_array()     the test array behind labels or a block
  *   block_at(), device_eq()
+ *   other_origin_id(), other_origin() a second data origin, and a vtable
+ *                                     member claiming it
  *   check_labels_(), check_block_labels_(), check_string_list_(), CHECK_ARRAY,
  *   CHECK_VIEW_OF                     checks of what the library gives back
  *   CHECK_NOTHING_LEAKED              the closing checks of a program
@@ -190,6 +192,22 @@ static inline mts_block_t *block_at(mts_tensormap_t *tensor, uintptr_t index) {
         return NULL;
     }
     return block;
+}
+
+/* a second data origin, for arrays claiming to come from elsewhere */
+static inline mts_data_origin_t other_origin_id(void) {
+    mts_data_origin_t origin = 0;
+    mts_register_data_origin("metatensor-go.tests.other", &origin);
+    return origin;
+}
+
+/* an `origin` member giving other_origin_id() (the call is still counted) */
+static inline mts_status_t other_origin(const void *ptr, mts_data_origin_t *origin) {
+    mts_status_t status = ta_origin(ptr, origin);
+    if (status == MTS_SUCCESS) {
+        *origin = other_origin_id();
+    }
+    return status;
 }
 
 static inline int device_eq(DLDevice a, DLDevice b) {

@@ -114,20 +114,6 @@ static void simple_blocks(mts_block_t *blocks[2]) {
     blocks[1] = simple_block(1, NULL);
 }
 
-static mts_data_origin_t other_origin_id(void) {
-    mts_data_origin_t origin = 0;
-    mts_register_data_origin("metatensor-go.tests.other", &origin);
-    return origin;
-}
-
-static mts_status_t other_origin(const void *ptr, mts_data_origin_t *origin) {
-    mts_status_t status = ta_origin(ptr, origin);
-    if (status == MTS_SUCCESS) {
-        *origin = other_origin_id();
-    }
-    return status;
-}
-
 /* ------------------------------------------------------------------------ */
 /* creation                                                                 */
 
@@ -403,23 +389,34 @@ static void test_create_errors(void) {
                       INVALID "invalid tensor map: got blocks with different origins, at least "
                               "('metatensor-go.tests') and ('metatensor-go.tests.other') were "
                               "detected");
-    blocks[0] = simple_block(0, NULL);
-    blocks[1] = make_block(3, NULL, 0, NAMES_Q, 2, 0, CUDA0, &odd);
-    odd->dtype.bits = 32;
-    CHECK_INVALID_MAP(keys, blocks,
-                      INVALID "invalid tensor map: got blocks on different devices, at least "
-                              "'CPU:0' and 'CUDA:0' were detected");
-    blocks[0] = make_block(3, NULL, 0, NAMES_P, 2, 0, CUDA1, NULL);
-    blocks[1] = make_block(3, NULL, 0, NAMES_P, 2, 0, CUDA0, NULL);
-    CHECK_INVALID_MAP(keys, blocks,
-                      INVALID "invalid tensor map: got blocks on different devices, at least "
-                              "'CUDA:1' and 'CUDA:0' were detected");
-    blocks[0] = simple_block(0, NULL);
-    blocks[1] = make_block(4, NULL, 0, NAMES_Q, 2, 0, TA_CPU, &odd);
-    odd->dtype.bits = 32;
-    CHECK_INVALID_MAP(keys, blocks,
-                      INVALID "invalid tensor map: got blocks with different dtypes, at least "
-                              "'f64' and 'f32' were detected");
+    /* block 1 (`samples` samples, properties `property`) on another device,
+     * f32 where asked; block 0 is simple_block(0) on `first_device` */
+    const struct {
+        DLDevice first_device, device;
+        uintptr_t samples;
+        const char *const *property;
+        int f32;
+        const char *message;
+    } mixed[] = {
+        {TA_CPU, CUDA0, 3, NAMES_Q, 1,
+         INVALID "invalid tensor map: got blocks on different devices, at least 'CPU:0' and "
+                 "'CUDA:0' were detected"},
+        {CUDA1, CUDA0, 3, NAMES_P, 0,
+         INVALID "invalid tensor map: got blocks on different devices, at least 'CUDA:1' and "
+                 "'CUDA:0' were detected"},
+        {TA_CPU, TA_CPU, 4, NAMES_Q, 1,
+         INVALID "invalid tensor map: got blocks with different dtypes, at least 'f64' and "
+                 "'f32' were detected"},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(mixed); i++) {
+        blocks[0] = make_block(3, NULL, 0, NAMES_P, 2, 0, mixed[i].first_device, NULL);
+        blocks[1] = make_block(mixed[i].samples, NULL, 0, mixed[i].property, 2, 0,
+                               mixed[i].device, &odd);
+        if (mixed[i].f32) {
+            odd->dtype.bits = 32;
+        }
+        CHECK_INVALID_MAP(keys, blocks, mixed[i].message);
+    }
 
     /* 3. the keys device, before the names */
     const mts_labels_t *cuda_keys = range_from(NAMES_K, 0, 2, CUDA0);
@@ -460,16 +457,21 @@ static void test_create_errors(void) {
     CHECK_INVALID_MAP(keys, blocks,
                       INVALID "all blocks must contains the same set of components, the current "
                               "block has 2 components while the first block has 1");
-    blocks[0] = make_block(3, NAMES_C, 2, NAMES_P, 2, 0, TA_CPU, NULL);
-    blocks[1] = make_block(3, NAMES_D, 2, NAMES_Q, 2, 0, TA_CPU, NULL);
-    CHECK_INVALID_MAP(keys, blocks,
-                      INVALID "all blocks must have the same component dimensions, got [d] and "
-                              "[c]");
-    blocks[0] = make_block(3, NAMES_C, 2, NAMES_P, 2, 0, TA_CPU, NULL);
-    blocks[1] = make_block(3, NAMES_C, 5, NAMES_Q, 2, 0, TA_CPU, NULL);
-    CHECK_INVALID_MAP(keys, blocks,
-                      INVALID "all blocks must have the same property dimensions, got [q] and "
-                              "[p]");
+    /* the second block's components (d) differ, then only its properties (q) */
+    const struct {
+        const char *const *component;
+        uintptr_t components;
+        const char *message;
+    } other_dimensions[] = {
+        {NAMES_D, 2, INVALID "all blocks must have the same component dimensions, got [d] and [c]"},
+        {NAMES_C, 5, INVALID "all blocks must have the same property dimensions, got [q] and [p]"},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(other_dimensions); i++) {
+        blocks[0] = make_block(3, NAMES_C, 2, NAMES_P, 2, 0, TA_CPU, NULL);
+        blocks[1] = make_block(3, other_dimensions[i].component, other_dimensions[i].components,
+                               NAMES_Q, 2, 0, TA_CPU, NULL);
+        CHECK_INVALID_MAP(keys, blocks, other_dimensions[i].message);
+    }
 
     /* gradients: the same parameters, sample names, component names and
      * nested gradients */
@@ -835,6 +837,17 @@ static mts_block_t *components_block(struct test_array **values_out,
     return block;
 }
 
+/* the first block of the checked components_to_properties of `dimensions`;
+ * `*result` gets the new tensor map: 1 check */
+static mts_block_t *moved_block_(mts_tensormap_t *tensor, const char **dimensions,
+                                 uintptr_t count, mts_tensormap_t **result, int line) {
+    *result = mts_tensormap_components_to_properties(tensor, dimensions, count);
+    check_record_(*result != NULL, __FILE__, line, "result != NULL");
+    return block_at(*result, 0);
+}
+#define MOVED_BLOCK(tensor, dimensions, result) \
+    moved_block_((tensor), (dimensions), ARRAY_SIZE(dimensions), (result), __LINE__)
+
 static void test_components_to_properties(void) {
     long live = ta_live();
     const mts_labels_t *keys = range(NAMES_K, 1);
@@ -912,20 +925,24 @@ static void test_components_to_properties(void) {
     CHECK_ARRAY(array, gradient_shape_a, expected_gradient);
     mts_tensormap_free(result);
 
-    /* move "a" then "b": each is put first, so the properties are (b, a, p) */
-    const char *move_ab[] = {"a", "b"};
-    result = mts_tensormap_components_to_properties(tensor, move_ab, 2);
-    CHECK(result != NULL);
-    block = block_at(result, 0);
+    /* the properties after moving "a" then "b" (b, a, p) and "b" then "a"
+     * (a, b, p); a_p[2 * i] is a = i / 2 */
     static const char *const names_b_a_p[] = {"b", "a", "p"};
-    int32_t b_a_p[36];
+    static const char *const names_a_b_p[] = {"a", "b", "p"};
+    int32_t b_a_p[36], a_b_p[36];
     for (int b = 0; b < 3; b++) {
         for (int i = 0; i < 4; i++) {
-            b_a_p[(b * 4 + i) * 3] = 5 + b;
-            b_a_p[(b * 4 + i) * 3 + 1] = a_p[2 * i];
-            b_a_p[(b * 4 + i) * 3 + 2] = a_p[2 * i + 1];
+            int32_t *ba = b_a_p + (b * 4 + i) * 3;
+            int32_t *ab = a_b_p + ((i / 2 * 3 + b) * 2 + i % 2) * 3;
+            ba[0] = ab[1] = 5 + b;
+            ba[1] = ab[0] = a_p[2 * i];
+            ba[2] = ab[2] = a_p[2 * i + 1];
         }
     }
+
+    /* move "a" then "b": each is put first, so the properties are (b, a, p) */
+    const char *move_ab[] = {"a", "b"};
+    block = MOVED_BLOCK(tensor, move_ab, &result);
     CHECK_BLOCK_LABELS(block, 1, names_b_a_p, 3, b_a_p, 12);
     CHECK(mts_block_labels(block, 2) == NULL);
     /* new[s][b * 4 + a * 2 + p] = old[s][a][b][p] */
@@ -937,21 +954,7 @@ static void test_components_to_properties(void) {
 
     /* move "b" then "a": properties (a, b, p) */
     const char *move_ba[] = {"b", "a"};
-    result = mts_tensormap_components_to_properties(tensor, move_ba, 2);
-    CHECK(result != NULL);
-    block = block_at(result, 0);
-    static const char *const names_a_b_p[] = {"a", "b", "p"};
-    int32_t a_b_p[36];
-    for (int a = 0; a < 2; a++) {
-        for (int b = 0; b < 3; b++) {
-            for (int p = 0; p < 2; p++) {
-                int row = (a * 3 + b) * 2 + p;
-                a_b_p[row * 3] = a;
-                a_b_p[row * 3 + 1] = 5 + b;
-                a_b_p[row * 3 + 2] = p == 0 ? 10 : 20;
-            }
-        }
-    }
+    block = MOVED_BLOCK(tensor, move_ba, &result);
     CHECK_BLOCK_LABELS(block, 1, names_a_b_p, 3, a_b_p, 12);
     /* the same order as the original values */
     double original[24];
