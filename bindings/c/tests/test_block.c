@@ -259,6 +259,21 @@ static void check_invalid_block_(struct test_array *values, const mts_labels_t *
     check_invalid_block_((values), (samples), (components), (count), (properties), (message), \
                          __LINE__)
 
+/* mts_block's errors: values of rank `ndim` for `labels` labels, `components`
+ * of them components */
+#define RANK_MESSAGE(ndim, labels, components)                                           \
+    INVALID "invalid block: the values have " ndim " dimensions, but we have " labels     \
+            " separate labels (1 for samples, " components " for components and 1 for " \
+            "properties)"
+/* the values' `size` along `axis` against `entries` (a count and what) */
+#define AXIS_MESSAGE(axis, size, entries) \
+    INVALID "invalid block: the values shape along axis " axis " is " size " but we have " entries
+#define COMPONENT_ENTRIES(count) count " entries for the corresponding component"
+/* the values on `got`, the labels `what` on `expected` */
+#define DEVICES_MESSAGE(what, got, expected)                                          \
+    INVALID "invalid block: values and " what " must be on the same device, got '" got \
+            "' and '" expected "'"
+
 static void test_create_errors(void) {
     long live = ta_live();
     const mts_labels_t *s = range(NAMES_S, 3);
@@ -283,94 +298,82 @@ static void test_create_errors(void) {
         arrays[i] = labels_array(all_labels[i]);
     }
 
-    /* 1. NULL arguments: samples, then properties, then the components
-     * array, then each component; the values are consumed every time */
-    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), NULL, NULL, 1, NULL, NULL);
-    CHECK_NULL_ARGUMENT("samples");
-    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), NULL, &c, 1, p, NULL);
-    CHECK_NULL_ARGUMENT("samples");
-    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, NULL, 1, NULL, NULL);
-    CHECK_NULL_ARGUMENT("properties");
-    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, c_null, 2, NULL, NULL);
-    CHECK_NULL_ARGUMENT("properties");
-    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, NULL, 1, p, NULL);
-    CHECK_NULL_ARGUMENT("components");
-    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, c_null, 2, p, NULL);
-    CHECK_NULL_ARGUMENT("component");
-    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, c_null + 1, 1, p, NULL);
-    CHECK_NULL_ARGUMENT("component");
-
-    /* 2. the rank, before anything else about the shape */
-    CHECK_INVALID_BLOCK(values2(3, 2, 0), s, &c, 1, p,
-                        INVALID "invalid block: the values have 2 dimensions, but we have 3 "
-                                "separate labels (1 for samples, 1 for components and 1 for "
-                                "properties)");
-    CHECK_INVALID_BLOCK(values3(9, 9, 9, 0), s, NULL, 0, p,
-                        INVALID "invalid block: the values have 3 dimensions, but we have 2 "
-                                "separate labels (1 for samples, 0 for components and 1 for "
-                                "properties)");
-    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, cd, 2, p_cuda,
-                        INVALID "invalid block: the values have 3 dimensions, but we have 4 "
-                                "separate labels (1 for samples, 2 for components and 1 for "
-                                "properties)");
-
-    /* 3. samples, before the components are compared */
-    CHECK_INVALID_BLOCK(values3(4, 4, 2, 0), s, cc, 1, p,
-                        INVALID "invalid block: the values shape along axis 0 is 4 but we have "
-                                "3 sample label entries");
-    uintptr_t shape4[4] = {2, 4, 4, 9};
-    CHECK_INVALID_BLOCK(ta_new_f64_filled(shape4, 4, 0), s, cc, 2, p,
-                        INVALID "invalid block: the values shape along axis 0 is 2 but we have "
-                                "3 sample label entries");
-
-    /* 4. the same component names twice, before the counts are compared */
-    uintptr_t shape_cc[4] = {3, 5, 5, 9};
-    CHECK_INVALID_BLOCK(ta_new_f64_filled(shape_cc, 4, 0), s, cc, 2, p,
-                        INVALID "invalid block: some of the component dimensions appear more "
-                                "than once in component labels");
-
-    /* 5. each component count, in order */
-    uintptr_t shape_cd[4] = {3, 5, 2, 9};
-    CHECK_INVALID_BLOCK(ta_new_f64_filled(shape_cd, 4, 0), s, cd, 2, p,
-                        INVALID "invalid block: the values shape along axis 1 is 5 but we have "
-                                "4 entries for the corresponding component");
-    uintptr_t shape_cd2[4] = {3, 4, 3, 9};
-    CHECK_INVALID_BLOCK(ta_new_f64_filled(shape_cd2, 4, 0), s, cd, 2, p,
-                        INVALID "invalid block: the values shape along axis 2 is 3 but we have "
-                                "2 entries for the corresponding component");
-
-    /* 6. properties, before the devices */
-    CHECK_INVALID_BLOCK(values3(3, 4, 5, 0), s_cuda, &c, 1, p,
-                        INVALID "invalid block: the values shape along axis 2 is 5 but we have "
-                                "2 property label entries");
-    CHECK_INVALID_BLOCK(values2(3, 1, 0), s, NULL, 0, p,
-                        INVALID "invalid block: the values shape along axis 1 is 1 but we have "
-                                "2 property label entries");
+    /* values of shape `shape` (on the CPU) refused with `message`, or as the
+     * NULL argument `null_name` */
+    const struct {
+        uintptr_t ndim, shape[4];
+        const mts_labels_t *samples;
+        const mts_labels_t *const *components;
+        uintptr_t count;
+        const mts_labels_t *properties;
+        const char *message, *null_name;
+        int line;
+    } invalid[] = {
+        /* 1. NULL arguments: samples, then properties, then the components
+         * array, then each component; the values are consumed every time */
+        {3, {3, 4, 2}, NULL, NULL, 1, NULL, NULL, "samples", __LINE__},
+        {3, {3, 4, 2}, NULL, &c, 1, p, NULL, "samples", __LINE__},
+        {3, {3, 4, 2}, s, NULL, 1, NULL, NULL, "properties", __LINE__},
+        {3, {3, 4, 2}, s, c_null, 2, NULL, NULL, "properties", __LINE__},
+        {3, {3, 4, 2}, s, NULL, 1, p, NULL, "components", __LINE__},
+        {3, {3, 4, 2}, s, c_null, 2, p, NULL, "component", __LINE__},
+        {3, {3, 4, 2}, s, c_null + 1, 1, p, NULL, "component", __LINE__},
+        /* 2. the rank, before anything else about the shape */
+        {2, {3, 2}, s, &c, 1, p, RANK_MESSAGE("2", "3", "1"), NULL, __LINE__},
+        {3, {9, 9, 9}, s, NULL, 0, p, RANK_MESSAGE("3", "2", "0"), NULL, __LINE__},
+        {3, {3, 4, 2}, s, cd, 2, p_cuda, RANK_MESSAGE("3", "4", "2"), NULL, __LINE__},
+        /* 3. samples, before the components are compared */
+        {3, {4, 4, 2}, s, cc, 1, p, AXIS_MESSAGE("0", "4", "3 sample label entries"),
+         NULL, __LINE__},
+        {4, {2, 4, 4, 9}, s, cc, 2, p, AXIS_MESSAGE("0", "2", "3 sample label entries"),
+         NULL, __LINE__},
+        /* 4. the same component names twice, before the counts are compared */
+        {4, {3, 5, 5, 9}, s, cc, 2, p,
+         INVALID "invalid block: some of the component dimensions appear more than once in "
+                 "component labels",
+         NULL, __LINE__},
+        /* 5. each component count, in order */
+        {4, {3, 5, 2, 9}, s, cd, 2, p, AXIS_MESSAGE("1", "5", COMPONENT_ENTRIES("4")),
+         NULL, __LINE__},
+        {4, {3, 4, 3, 9}, s, cd, 2, p, AXIS_MESSAGE("2", "3", COMPONENT_ENTRIES("2")),
+         NULL, __LINE__},
+        /* 6. properties, before the devices */
+        {3, {3, 4, 5}, s_cuda, &c, 1, p, AXIS_MESSAGE("2", "5", "2 property label entries"),
+         NULL, __LINE__},
+        {2, {3, 1}, s, NULL, 0, p, AXIS_MESSAGE("1", "1", "2 property label entries"),
+         NULL, __LINE__},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(invalid); i++) {
+        check_invalid_block_(ta_new_f64_filled(invalid[i].shape, invalid[i].ndim, 0),
+                             invalid[i].samples, invalid[i].components, invalid[i].count,
+                             invalid[i].properties, invalid[i].message, invalid[i].line);
+        if (invalid[i].null_name != NULL) {
+            check_null_argument_(invalid[i].null_name, __FILE__, invalid[i].line);
+        }
+    }
 
     /* 7. devices: samples, then components, then properties (exact device,
-     * id included), before the component checks */
-    struct test_array *on_cuda = values3(3, 4, 2, 0);
-    on_cuda->device = CUDA0;
-    CHECK_INVALID_BLOCK(on_cuda, s, &c_cuda, 1, p,
-                        INVALID "invalid block: values and samples must be on the same device, "
-                                "got 'CUDA:0' and 'CPU:0'");
-    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, &c_cuda, 1, p_cuda,
-                        INVALID "invalid block: values and components must be on the same "
-                                "device, got 'CPU:0' and 'CUDA:0'");
-    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, &c, 1, p_cuda,
-                        INVALID "invalid block: values and properties must be on the same "
-                                "device, got 'CPU:0' and 'CUDA:0'");
-    on_cuda = values3(3, 4, 2, 0);
-    on_cuda->device = CUDA0;
-    CHECK_INVALID_BLOCK(on_cuda, s_cuda, &c_cuda1, 1, p_cuda,
-                        INVALID "invalid block: values and components must be on the same "
-                                "device, got 'CUDA:0' and 'CUDA:1'");
-    uintptr_t shape_2d[3] = {3, 4, 2};
-    struct test_array *other = ta_new_f64_filled(shape_2d, 3, 0);
-    other->device = CUDA1;
-    CHECK_INVALID_BLOCK(other, s, &c_2d, 1, p,
-                        INVALID "invalid block: values and samples must be on the same device, "
-                                "got 'CUDA:1' and 'CPU:0'");
+     * id included), before the component checks; values of shape {3, 4, 2}
+     * on `device` */
+    const struct {
+        DLDevice device;
+        const mts_labels_t *samples, *component, *properties;
+        const char *message;
+        int line;
+    } on_devices[] = {
+        {CUDA0, s, c_cuda, p, DEVICES_MESSAGE("samples", "CUDA:0", "CPU:0"), __LINE__},
+        {TA_CPU, s, c_cuda, p_cuda, DEVICES_MESSAGE("components", "CPU:0", "CUDA:0"), __LINE__},
+        {TA_CPU, s, c, p_cuda, DEVICES_MESSAGE("properties", "CPU:0", "CUDA:0"), __LINE__},
+        {CUDA0, s_cuda, c_cuda1, p_cuda, DEVICES_MESSAGE("components", "CUDA:0", "CUDA:1"),
+         __LINE__},
+        {CUDA1, s, c_2d, p, DEVICES_MESSAGE("samples", "CUDA:1", "CPU:0"), __LINE__},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(on_devices); i++) {
+        struct test_array *values = values3(3, 4, 2, 0);
+        values->device = on_devices[i].device;
+        check_invalid_block_(values, on_devices[i].samples, &on_devices[i].component, 1,
+                             on_devices[i].properties, on_devices[i].message, on_devices[i].line);
+    }
 
     /* 8. component labels with one dimension and at least one entry */
     CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, &c_2d, 1, p,
