@@ -245,12 +245,7 @@ static void check_invalid_block_(struct test_array *values, const mts_labels_t *
                                  const mts_labels_t *properties, const char *message, int line) {
     set_stale_error();
     mts_block_t *block = mts_block(ta_mts(values), samples, components, count, properties);
-    check_record_(block == NULL, __FILE__, line, "block == NULL");
-    if (message != NULL) {
-        check_str_eq_(last_message(), message, "last_message()", "message", __FILE__, line);
-        check_str_eq_(last_error().origin, "metatensor-core", "origin", "\"metatensor-core\"",
-                      __FILE__, line);
-    }
+    check_null_result_(block, message, __FILE__, line);
     check_int_eq_(ta_calls(values, TA_DESTROY), 1, "destroy calls", "1", "CHECK_INT_EQ",
                   __FILE__, line);
     mts_block_free(block);
@@ -775,9 +770,7 @@ static void check_rejected_(mts_block_t *block, const char *parameter, mts_block
     mts_status_t status = mts_block_add_gradient(block, parameter, gradient);
     check_int_eq_(status, MTS_INVALID_PARAMETER_ERROR, "status", "1", "CHECK_STATUS", __FILE__,
                   line);
-    check_str_eq_(last_message(), message, "last_message()", "message", __FILE__, line);
-    check_str_eq_(last_error().origin, "metatensor-core", "origin", "\"metatensor-core\"",
-                  __FILE__, line);
+    check_library_error_(message, __FILE__, line);
     check_record_(values != NULL, __FILE__, line, "the gradient has test values");
     if (values != NULL) {
         check_int_eq_(ta_calls(values, TA_DESTROY), 1, "gradient values destroyed", "1",

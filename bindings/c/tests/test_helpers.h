@@ -103,6 +103,23 @@ static inline void set_stale_error(void) {
         CHECK_STR_EQ(last_error().origin, "metatensor-core");                        \
     } while (0)
 
+/* The record is the library's error `message`: 2 checks. */
+static inline void check_library_error_(const char *message, const char *file, int line) {
+    check_str_eq_(last_message(), message, "last_message()", "message", file, line);
+    check_str_eq_(last_error().origin, "metatensor-core", "origin", "\"metatensor-core\"", file,
+                  line);
+}
+
+/* A constructor refused its arguments: `result` is NULL and, unless `message`
+ * is NULL, the record is the library's `message`: 1 or 3 checks. */
+static inline void check_null_result_(const void *result, const char *message, const char *file,
+                                      int line) {
+    check_record_(result == NULL, file, line, "result == NULL");
+    if (message != NULL) {
+        check_library_error_(message, file, line);
+    }
+}
+
 /* The message of the record is the NULL-argument error for `name`: "got
  * invalid NULL pointer for <name>", then the end or " at <file>:<line>" (not
  * matched). One check. */

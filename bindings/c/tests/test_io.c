@@ -1442,9 +1442,7 @@ static void check_load_error_(void *result, const char *prefix, const char *mess
                               const char *file, int line) {
     check_record_(result == NULL, file, line, "the load failed");
     check_str_prefix_(last_message(), prefix, "last_message()", "prefix", file, line);
-    check_str_eq_(last_message(), message, "last_message()", "message", file, line);
-    check_str_eq_(last_error().origin, "metatensor-core", "origin", "\"metatensor-core\"", file,
-                  line);
+    check_library_error_(message, file, line);
 }
 #define CHECK_LOAD_ERROR(call, prefix, message)                                       \
     do {                                                                              \

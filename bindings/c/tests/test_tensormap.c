@@ -314,10 +314,7 @@ static void check_invalid_map_(const mts_labels_t *keys, mts_block_t **blocks, u
     }
     set_stale_error();
     mts_tensormap_t *tensor = mts_tensormap(keys, blocks, count);
-    check_record_(tensor == NULL, __FILE__, line, "tensor == NULL");
-    check_str_eq_(last_message(), message, "last_message()", "message", __FILE__, line);
-    check_str_eq_(last_error().origin, "metatensor-core", "origin", "\"metatensor-core\"",
-                  __FILE__, line);
+    check_null_result_(tensor, message, __FILE__, line);
     for (uintptr_t i = 0; i < count; i++) {
         check_record_(blocks[i] == NULL, __FILE__, line, "the slot was set to NULL");
         check_int_eq_(ta_calls(values[i], TA_DESTROY), 1, "block values destroyed", "1",
