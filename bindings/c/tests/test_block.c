@@ -827,6 +827,22 @@ static void check_samples_rejected_(mts_block_t *block, const int32_t *rows, uin
     check_samples_rejected_((block), (rows), ARRAY_SIZE(rows) / 2, (properties), (message), \
                             __LINE__)
 
+/* a gradient over float32 values of shape {rows, 4, 2} on `device`, whose
+ * `origin` member is `origin`: 1 check */
+static mts_block_t *f32_gradient_(uintptr_t rows, DLDevice device,
+                                  mts_status_t (*origin)(const void *, mts_data_origin_t *),
+                                  const mts_labels_t *samples, const mts_labels_t *component,
+                                  const mts_labels_t *properties, int line) {
+    struct test_array *values = values3(rows, 4, 2, 0);
+    values->device = device;
+    values->dtype.bits = 32;
+    mts_array_t array = ta_mts(values);
+    array.origin = origin;
+    mts_block_t *gradient = mts_block(array, samples, &component, 1, properties);
+    check_record_(gradient != NULL, __FILE__, line, "gradient != NULL");
+    return gradient;
+}
+
 #define SAMPLE_VALUE INVALID "invalid value for the 'sample' dimension in gradient samples: "
 
 static void test_add_gradient_errors(void) {
@@ -851,34 +867,21 @@ static void test_add_gradient_errors(void) {
     const mts_labels_t *cuda_c = range_from(NAMES_C, 0, 4, CUDA0);
     const mts_labels_t *cuda_p = range_from(NAMES_P, 0, 2, CUDA0);
     const mts_labels_t *q = range(NAMES_Q, 2);
-    struct test_array *odd = values3(3, 4, 2, 0);
-    odd->device = CUDA0;
-    odd->dtype.bits = 32;
-    mts_array_t odd_mts = ta_mts(odd);
-    odd_mts.origin = other_origin;
-    gradient = mts_block(odd_mts, cuda_samples, &cuda_c, 1, cuda_p);
-    CHECK(gradient != NULL);
+    gradient = f32_gradient_(3, CUDA0, other_origin, cuda_samples, cuda_c, cuda_p, __LINE__);
     CHECK_REJECTED(f.block, "h", gradient,
                    INVALID "the gradient data has a different origin "
                            "('metatensor-go.tests.other') than the value data "
                            "('metatensor-go.tests')");
 
     /* 3. device, before the dtype */
-    odd = values3(3, 4, 2, 0);
-    odd->device = CUDA0;
-    odd->dtype.bits = 32;
-    gradient = mts_block(ta_mts(odd), cuda_samples, &cuda_c, 1, cuda_p);
-    CHECK(gradient != NULL);
+    gradient = f32_gradient_(3, CUDA0, ta_origin, cuda_samples, cuda_c, cuda_p, __LINE__);
     CHECK_REJECTED(f.block, "h", gradient,
                    INVALID "the gradient values are on device 'CUDA:0' but the block values "
                            "are on device 'CPU:0'");
 
     /* 4. dtype, before the samples */
     const mts_labels_t *no_dimension = ta_labels(NULL, 0, NULL, 0);
-    odd = values3(0, 4, 2, 0);
-    odd->dtype.bits = 32;
-    gradient = mts_block(ta_mts(odd), no_dimension, &c, 1, p);
-    CHECK(gradient != NULL);
+    gradient = f32_gradient_(0, TA_CPU, ta_origin, no_dimension, c, p, __LINE__);
     CHECK_REJECTED(f.block, "h", gradient,
                    INVALID "the gradient values have dtype 'f32' but the block values have "
                            "dtype 'f64'");

@@ -117,6 +117,19 @@ static void simple_blocks(mts_block_t *blocks[2]) {
 /* ------------------------------------------------------------------------ */
 /* creation                                                                 */
 
+/* the device of `tensor` is `expected` and its dtype float64: 4 checks */
+static void check_device_f64_(mts_tensormap_t *tensor, DLDevice expected, int line) {
+    DLDevice device = device_eq(expected, TA_CPU) ? CUDA1 : TA_CPU;
+    check_int_eq_(mts_tensormap_device(tensor, &device), MTS_SUCCESS, "mts_tensormap_device",
+                  "MTS_SUCCESS", "CHECK_STATUS", __FILE__, line);
+    check_record_(device_eq(device, expected), __FILE__, line, "device_eq(device, expected)");
+    DLDataType dtype = TA_INT32;
+    check_int_eq_(mts_tensormap_dtype(tensor, &dtype), MTS_SUCCESS, "mts_tensormap_dtype",
+                  "MTS_SUCCESS", "CHECK_STATUS", __FILE__, line);
+    check_record_(ta_dtype_eq(dtype, TA_FLOAT64), __FILE__, line, "dtype is float64");
+}
+#define CHECK_DEVICE_F64(tensor, expected) check_device_f64_((tensor), (expected), __LINE__)
+
 static void test_create(void) {
     long live = ta_live();
     const mts_labels_t *keys = range_from(NAMES_K, 5, 3, TA_CPU);
@@ -264,12 +277,7 @@ static void test_empty(void) {
     const mts_labels_t *keys = ta_labels(NAMES_KL, 2, NULL, 0);
     mts_tensormap_t *tensor = mts_tensormap(keys, NULL, 0);
     CHECK(tensor != NULL);
-    DLDevice device = CUDA1;
-    CHECK_STATUS(mts_tensormap_device(tensor, &device), MTS_SUCCESS);
-    CHECK(device_eq(device, TA_CPU));
-    DLDataType dtype = TA_INT32;
-    CHECK_STATUS(mts_tensormap_dtype(tensor, &dtype), MTS_SUCCESS);
-    CHECK(ta_dtype_eq(dtype, TA_FLOAT64));
+    CHECK_DEVICE_F64(tensor, TA_CPU);
     mts_block_t *block = NULL;
     CHECK_ERROR(mts_tensormap_block_by_id(tensor, &block, 0), MTS_INVALID_PARAMETER_ERROR,
                 INVALID "block index out of bounds: we have 0 blocks but the index is 0");
@@ -287,6 +295,7 @@ static void test_empty(void) {
     mts_block_t *none[1] = {NULL};
     tensor = mts_tensormap(keys, none, 0);
     CHECK(tensor != NULL);
+    DLDevice device = TA_CPU;
     CHECK_STATUS(mts_tensormap_device(tensor, &device), MTS_SUCCESS);
     CHECK(device_eq(device, TA_CPU));
     mts_tensormap_free(tensor);
@@ -668,23 +677,20 @@ static void test_device_and_dtype(void) {
     CHECK(tensor != NULL);
     int device_calls[2] = {ta_calls(values[0], TA_DEVICE), ta_calls(values[1], TA_DEVICE)};
     int dtype_calls[2] = {ta_calls(values[0], TA_DTYPE), ta_calls(values[1], TA_DTYPE)};
-    DLDevice device = TA_CPU;
-    CHECK_STATUS(mts_tensormap_device(tensor, &device), MTS_SUCCESS);
-    CHECK(device_eq(device, CUDA1));
-    DLDataType dtype = TA_INT32;
-    CHECK_STATUS(mts_tensormap_dtype(tensor, &dtype), MTS_SUCCESS);
-    CHECK(ta_dtype_eq(dtype, TA_FLOAT64));
+    CHECK_DEVICE_F64(tensor, CUDA1);
     /* taken from block 0 */
     CHECK_INT_EQ(ta_calls(values[0], TA_DEVICE), device_calls[0] + 1);
     CHECK_INT_EQ(ta_calls(values[1], TA_DEVICE), device_calls[1]);
     CHECK_INT_EQ(ta_calls(values[0], TA_DTYPE), dtype_calls[0] + 1);
     CHECK_INT_EQ(ta_calls(values[1], TA_DTYPE), dtype_calls[1]);
     values[0]->dtype.bits = 32;
+    DLDataType dtype = TA_FLOAT64;
     CHECK_STATUS(mts_tensormap_dtype(tensor, &dtype), MTS_SUCCESS);
     CHECK_INT_EQ(dtype.bits, 32);
     values[0]->dtype = TA_FLOAT64;
 
     ta_set_fail(values[0], TA_DEVICE, 8, NULL);
+    DLDevice device = CUDA1;
     CHECK_STATUS(mts_tensormap_device(tensor, &device), MTS_CALLBACK_ERROR);
     CHECK_STR_EQ(last_message(),
                  "calling mts_array_t.device failed: test array: device failed on purpose");
