@@ -940,45 +940,42 @@ static void test_add_gradient_errors(void) {
                    INVALID "gradients components should contain at least as many labels as "
                            "the values components");
 
-    /* 10. properties equal to the values' (names, then entries) */
+    /* 10. properties equal to the values' (names, then entries); 11. the last
+     * components equal to the values' */
     const mts_labels_t *x = range(NAMES_X, 5);
     const mts_labels_t *x_c[] = {x, c};
-    gradient = gradient_with(good_samples, x_c, 2, q, TA_CPU);
-    CHECK_REJECTED(f.block, "h", gradient,
-                   INVALID "gradient properties must be the same as values properties");
     static const int32_t reversed[] = {1, 0};
     const mts_labels_t *p_reversed = ta_labels(NAMES_P, 1, reversed, 2);
-    gradient = gradient_with(good_samples, &c, 1, p_reversed, TA_CPU);
-    CHECK_REJECTED(f.block, "h", gradient,
-                   INVALID "gradient properties must be the same as values properties");
     const mts_labels_t *p_short = range(NAMES_P, 1);
-    gradient = gradient_with(good_samples, &c, 1, p_short, TA_CPU);
-    CHECK_REJECTED(f.block, "h", gradient,
-                   INVALID "gradient properties must be the same as values properties");
-
-    /* 11. the last components equal to the values' */
     const mts_labels_t *d4 = range(NAMES_D, 4);
-    gradient = gradient_with(good_samples, &d4, 1, p, TA_CPU);
-    CHECK_REJECTED(f.block, "h", gradient,
-                   INVALID "gradients and values components mismatch for values component 0 "
-                           "(dimension name is 'c'). Components which are specific to the "
-                           "gradients must come first, and be followed by the exact same "
-                           "components as the values.");
     static const int32_t shifted[] = {1, 2, 3, 4};
     const mts_labels_t *c_shifted = ta_labels(NAMES_C, 1, shifted, 4);
-    gradient = gradient_with(good_samples, &c_shifted, 1, p, TA_CPU);
-    CHECK_REJECTED(f.block, "h", gradient,
-                   INVALID "gradients and values components mismatch for values component 0 "
-                           "(dimension name is 'c'). Components which are specific to the "
-                           "gradients must come first, and be followed by the exact same "
-                           "components as the values.");
     const mts_labels_t *c_x[] = {c, x};
-    gradient = gradient_with(good_samples, c_x, 2, p, TA_CPU);
-    CHECK_REJECTED(f.block, "h", gradient,
-                   INVALID "gradients and values components mismatch for values component 0 "
-                           "(dimension name is 'c'). Components which are specific to the "
-                           "gradients must come first, and be followed by the exact same "
-                           "components as the values.");
+    const char *properties_differ = INVALID "gradient properties must be the same as values "
+                                            "properties";
+    const char *components_mismatch =
+        INVALID "gradients and values components mismatch for values component 0 (dimension "
+                "name is 'c'). Components which are specific to the gradients must come first, "
+                "and be followed by the exact same components as the values.";
+    const struct {
+        const mts_labels_t *const *components;
+        uintptr_t count;
+        const mts_labels_t *properties;
+        const char *message;
+        int line;
+    } mismatched[] = {
+        {x_c, 2, q, properties_differ, __LINE__},
+        {&c, 1, p_reversed, properties_differ, __LINE__},
+        {&c, 1, p_short, properties_differ, __LINE__},
+        {&d4, 1, p, components_mismatch, __LINE__},
+        {&c_shifted, 1, p, components_mismatch, __LINE__},
+        {c_x, 2, p, components_mismatch, __LINE__},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(mismatched); i++) {
+        gradient = gradient_with(good_samples, mismatched[i].components, mismatched[i].count,
+                                 mismatched[i].properties, TA_CPU);
+        check_rejected_(f.block, "h", gradient, 0, mismatched[i].message, mismatched[i].line);
+    }
 
     /* the failures added nothing */
     static const char *const only_g[] = {"g"};
