@@ -23,6 +23,20 @@ func countingTensor(view Tensor, calls *int) *Tensor {
 	return NewTensor(view, func() { *calls++ })
 }
 
+// refusedDLPack makes array refuse good changed by edit with message: no typed
+// nil comes back and the tensor is released once. It gives the error.
+func refusedDLPack(t *testing.T, array Array, good Tensor, edit func(*Tensor), message string) error {
+	t.Helper()
+	view := good
+	edit(&view)
+	calls := 0
+	out, err := array.FromDLPack(countingTensor(view, &calls))
+	assert.Nil(t, out, "no typed nil in the interface")
+	assert.Equal(t, message, errorMessage(t, err))
+	assert.Equal(t, 1, calls, message)
+	return err
+}
+
 func TestFormatShapeUsesTheReferenceDebugFormat(t *testing.T) {
 	assert.Equal(t, "[]", formatShape([]uintptr{}))
 	assert.Equal(t, "[1]", formatShape([]uintptr{1}))

@@ -405,13 +405,7 @@ func TestHostArrayFromDLPackErrorsReleaseOnce(t *testing.T) {
 	}
 	a := int64Array(t, []uintptr{1}, 1)
 	for _, c := range cases {
-		view := good
-		c.edit(&view)
-		calls := 0
-		out, err := a.FromDLPack(countingTensor(view, &calls))
-		assert.Nil(t, out, "no typed nil in the interface")
-		assert.Equal(t, c.message, errorMessage(t, err))
-		assert.Equal(t, 1, calls, c.message)
+		refusedDLPack(t, a, good, c.edit, c.message)
 	}
 
 	out, err := a.FromDLPack(nil)

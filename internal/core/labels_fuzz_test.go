@@ -192,25 +192,7 @@ func FuzzSetOperations(f *testing.F) {
 			require.Error(t, err)
 		}
 
-		rows, am, bm := modelUnion(a, b)
-		union, fm, sm, err := Union(first, second)
-		require.NoError(t, err)
-		requireLabels(t, names, rows, union)
-		require.Equal(t, am, fm)
-		require.Equal(t, bm, sm)
-
-		rows, am, bm = modelIntersection(a, b)
-		inter, fm, sm, err := Intersection(first, second)
-		require.NoError(t, err)
-		requireLabels(t, names, rows, inter)
-		require.Equal(t, am, fm)
-		require.Equal(t, bm, sm)
-
-		rows, am = modelDifference(a, b)
-		diff, fm, err := Difference(first, second)
-		require.NoError(t, err)
-		requireLabels(t, names, rows, diff)
-		require.Equal(t, am, fm)
+		requireSetOpsAsModel(t, names, a, b, first, second)
 
 		// Select: the selection's names are picked by the bits of one byte, in an order given
 		// by another; "z" is not a dimension of the labels.

@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -88,17 +89,13 @@ func TestSelectSubsetOfDimensions(t *testing.T) {
 }
 
 func TestSelectAgainstModel(t *testing.T) {
-	rng := newTestRand(3)
-	names := []string{"a", "b", "c", "d", "e", "f"}
-	for range 500 {
-		size := 1 + rng.IntN(6)
-		spread := int32(1 + rng.IntN(4))
-		rows := randomRows(rng, size, rng.IntN(80), -spread, spread, rng.IntN(2) == 0)
-		labels := mustLabels(t, names[:size], rows, rng.IntN(2) == 0)
+	forRandomWidths(3, 4, func(rng *rand.Rand, names []string, spread int32) {
+		rows := randomRows(rng, len(names), rng.IntN(80), -spread, spread, rng.IntN(2) == 0)
+		labels := mustLabels(t, names, rows, rng.IntN(2) == 0)
 
 		// The selection's names: a random subset in random order, sometimes with a stranger.
 		selNames := []string{}
-		for _, k := range rng.Perm(size) {
+		for _, k := range rng.Perm(len(names)) {
 			if rng.IntN(3) != 0 {
 				selNames = append(selNames, names[k])
 			}
@@ -107,20 +104,20 @@ func TestSelectAgainstModel(t *testing.T) {
 			selNames = append(selNames, "zz")
 		}
 		if rng.IntN(4) == 0 {
-			selNames = names[:size]
+			selNames = names
 		}
 		selRows := randomRows(rng, len(selNames), rng.IntN(10), -spread, spread, false)
 		if rng.IntN(3) == 0 {
 			// Values far apart: the selection spans too many combinations for the dense
 			// path, and goes through its hash index.
 			rows, selRows = scaleRows(rows, 1<<26), scaleRows(selRows, 1<<26)
-			labels = mustLabels(t, names[:size], rows, rng.IntN(2) == 0)
+			labels = mustLabels(t, names, rows, rng.IntN(2) == 0)
 		}
 		selection := mustLabels(t, selNames, selRows, rng.IntN(2) == 0)
 
-		want, wantErr := modelSelect(names[:size], rows, selNames, selRows)
+		want, wantErr := modelSelect(names, rows, selNames, selRows)
 		requireSelectAsModel(t, labels, selection, want, wantErr)
-	}
+	})
 }
 
 // requireSelectAsModel checks Select(labels, selection) against the model's answer: want, or

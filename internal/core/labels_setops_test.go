@@ -1,6 +1,7 @@
 package core
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -162,38 +163,16 @@ func TestSetOperationsDimensions(t *testing.T) {
 // labels: widths 1 to 6 (the specialised and generic index paths), sorted or not, checked or
 // assume-unique, overlapping heavily or barely.
 func TestSetOperationsAgainstModel(t *testing.T) {
-	rng := newTestRand(2)
-	names := []string{"a", "b", "c", "d", "e", "f"}
-	for range 500 {
-		size := 1 + rng.IntN(6)
-		spread := int32(1 + rng.IntN(6))
-		a := randomRows(rng, size, rng.IntN(60), -spread, spread, rng.IntN(2) == 0)
-		b := randomRows(rng, size, rng.IntN(60), -spread, spread, rng.IntN(2) == 0)
-		first := mustLabels(t, names[:size], a, rng.IntN(2) == 0)
-		second := mustLabels(t, names[:size], b, rng.IntN(2) == 0)
+	forRandomWidths(2, 6, func(rng *rand.Rand, names []string, spread int32) {
+		a := randomRows(rng, len(names), rng.IntN(60), -spread, spread, rng.IntN(2) == 0)
+		b := randomRows(rng, len(names), rng.IntN(60), -spread, spread, rng.IntN(2) == 0)
+		first := mustLabels(t, names, a, rng.IntN(2) == 0)
+		second := mustLabels(t, names, b, rng.IntN(2) == 0)
 		// Lookups in either may or may not have built an index already.
 		if rng.IntN(2) == 0 && len(a) > 0 {
 			_, _ = first.Position(a[0])
 		}
 
-		rows, am, bm := modelUnion(a, b)
-		union, fm, sm, err := Union(first, second)
-		require.NoError(t, err)
-		requireLabels(t, names[:size], rows, union)
-		require.Equal(t, am, fm)
-		require.Equal(t, bm, sm)
-
-		rows, am, bm = modelIntersection(a, b)
-		inter, fm, sm, err := Intersection(first, second)
-		require.NoError(t, err)
-		requireLabels(t, names[:size], rows, inter)
-		require.Equal(t, am, fm)
-		require.Equal(t, bm, sm)
-
-		rows, am = modelDifference(a, b)
-		diff, fm, err := Difference(first, second)
-		require.NoError(t, err)
-		requireLabels(t, names[:size], rows, diff)
-		require.Equal(t, am, fm)
-	}
+		requireSetOpsAsModel(t, names, a, b, first, second)
+	})
 }
