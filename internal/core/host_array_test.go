@@ -125,22 +125,14 @@ func TestNewHostArrayEveryDType(t *testing.T) {
 		a, err := NewHostArray(dtype, []uintptr{2, 3})
 		require.NoError(t, err, dtype.String())
 		assert.Equal(t, make([]byte, 6*dtype.ElementSize()), a.Bytes(), dtype.String())
-		got, err := a.DType()
-		require.NoError(t, err)
-		assert.Equal(t, dtype, got)
-		shape, err := a.Shape()
-		require.NoError(t, err)
-		assert.Equal(t, []uintptr{2, 3}, shape)
-		device, err := a.Device()
-		require.NoError(t, err)
-		assert.Equal(t, CPU, device)
+		expectGot(t, dtype)(a.DType())
+		expectGot(t, []uintptr{2, 3})(a.Shape())
+		expectGot(t, CPU)(a.Device())
 	}
 
 	scalar, err := NewHostArray(Float64, nil)
 	require.NoError(t, err)
-	shape, err := scalar.Shape()
-	require.NoError(t, err)
-	assert.Equal(t, []uintptr{}, shape)
+	expectGot(t, []uintptr{})(scalar.Shape())
 	assert.Len(t, scalar.Bytes(), 8)
 
 	empty, err := NewHostArray(Float64, []uintptr{3, 0})
@@ -316,12 +308,8 @@ func TestHostArrayEveryDTypeRoundTrip(t *testing.T) {
 		b := back.(*HostArray)
 		assert.Equal(t, bytes, b.Bytes(), dtype.String())
 		assert.NotSame(t, &a.Bytes()[0], &b.Bytes()[0], "FromDLPack copies")
-		got, err := b.DType()
-		require.NoError(t, err)
-		assert.Equal(t, dtype, got)
-		gotShape, err := b.Shape()
-		require.NoError(t, err)
-		assert.Equal(t, shape, gotShape)
+		expectGot(t, dtype)(b.DType())
+		expectGot(t, shape)(b.Shape())
 		origin, err := b.Origin()
 		require.NoError(t, err)
 		assert.Equal(t, HostArrayOriginName, OriginName(origin))
@@ -417,9 +405,7 @@ func TestHostArrayFromDLPackErrorsReleaseOnce(t *testing.T) {
 	out, err = a.FromDLPack(countingTensor(Tensor{Version: CurrentDLPack, Device: CPU, DType: Float64, Shape: []int64{0, 2}}, &calls))
 	require.NoError(t, err)
 	assert.Equal(t, 1, calls)
-	shape, err := out.Shape()
-	require.NoError(t, err)
-	assert.Equal(t, []uintptr{0, 2}, shape)
+	expectGot(t, []uintptr{0, 2})(out.Shape())
 }
 
 func TestHostArrayShapeIsACopy(t *testing.T) {
@@ -427,17 +413,13 @@ func TestHostArrayShapeIsACopy(t *testing.T) {
 	shape, err := a.Shape()
 	require.NoError(t, err)
 	shape[0] = 7
-	again, err := a.Shape()
-	require.NoError(t, err)
-	assert.Equal(t, []uintptr{2, 1}, again)
+	expectGot(t, []uintptr{2, 1})(a.Shape())
 
 	input := []uintptr{1, 2}
 	b, err := NewHostArray(Float64, input)
 	require.NoError(t, err)
 	input[0] = 9
-	again, err = b.Shape()
-	require.NoError(t, err)
-	assert.Equal(t, []uintptr{1, 2}, again)
+	expectGot(t, []uintptr{1, 2})(b.Shape())
 }
 
 func TestHostArrayCreate(t *testing.T) {
@@ -453,12 +435,8 @@ func TestHostArrayCreate(t *testing.T) {
 		out, err := a.Create([]uintptr{2, 3, 2}, fill)
 		require.NoError(t, err, dtype.String())
 		created := out.(*HostArray)
-		shape, err := created.Shape()
-		require.NoError(t, err)
-		assert.Equal(t, []uintptr{2, 3, 2}, shape)
-		got, err := created.DType()
-		require.NoError(t, err)
-		assert.Equal(t, dtype, got)
+		expectGot(t, []uintptr{2, 3, 2})(created.Shape())
+		expectGot(t, dtype)(created.DType())
 		assert.Equal(t, slices.Repeat(value, 12), created.Bytes(), dtype.String())
 
 		// fill is borrowed: still usable afterwards.

@@ -17,15 +17,9 @@ func TestReadOnlyLabelsValuesAccessors(t *testing.T) {
 	assert.Equal(t, 3, a.Count())
 	assert.Equal(t, 2, a.Size())
 
-	shape, err := a.Shape()
-	require.NoError(t, err)
-	assert.Equal(t, []uintptr{3, 2}, shape)
-	dtype, err := a.DType()
-	require.NoError(t, err)
-	assert.Equal(t, Int32, dtype)
-	device, err := a.Device()
-	require.NoError(t, err)
-	assert.Equal(t, CPU, device)
+	expectGot(t, []uintptr{3, 2})(a.Shape())
+	expectGot(t, Int32)(a.DType())
+	expectGot(t, CPU)(a.Device())
 	a.Destroy()
 	a.Destroy()
 	assert.Equal(t, []int32{1, 2, 3, 4, 5, 6}, values, "never modified")
@@ -153,9 +147,7 @@ func TestReadOnlyLabelsValuesFromDLPack(t *testing.T) {
 		out, err := (*ReadOnlyLabelsValues)(nil).FromDLPack(countingTensor(Tensor{Version: CurrentDLPack, Device: CPU, DType: Int32, Shape: shape}, &calls))
 		require.NoError(t, err, "FromDLPack does not need the receiver")
 		assert.Equal(t, 1, calls)
-		got, err := out.Shape()
-		require.NoError(t, err)
-		assert.Equal(t, []uintptr{uintptr(shape[0]), uintptr(shape[1])}, got)
+		expectGot(t, []uintptr{uintptr(shape[0]), uintptr(shape[1])})(out.Shape())
 		assert.Empty(t, out.(*ReadOnlyLabelsValues).Values())
 	}
 }
@@ -231,9 +223,7 @@ func TestReadOnlyLabelsValuesUnsupportedOperations(t *testing.T) {
 
 	// Nothing changed, and fill was not consumed.
 	assert.Equal(t, []int32{1, 2}, a.Values())
-	shape, err := a.Shape()
-	require.NoError(t, err)
-	assert.Equal(t, []uintptr{1, 2}, shape)
+	expectGot(t, []uintptr{1, 2})(a.Shape())
 	assert.Equal(t, make([]byte, 4), fill.Bytes())
 }
 
