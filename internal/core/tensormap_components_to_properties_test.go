@@ -191,16 +191,10 @@ func (a *c2pArray) Destroy() {
 // like them go through FromDLPack.
 func (s *c2pArrays) labels(t testing.TB, names []string, rows ...[]int32) *ArrayLabels {
 	t.Helper()
-	values := make([]int32, 0, len(rows)*len(names))
 	for _, row := range rows {
 		require.Len(t, row, len(names))
-		values = append(values, row...)
 	}
-	host, err := HostArrayFromValues([]uintptr{uintptr(len(rows)), uintptr(len(names))}, values)
-	require.NoError(t, err)
-	labels, err := NewArrayLabels(names, s.wrap(host), true)
-	require.NoError(t, err)
-	return labels
+	return wrappedLabels(t, names, rows, func(host *HostArray) Array { return s.wrap(host) })
 }
 
 // block makes a block of wrapped float64 values (nil for 0, 1, 2...), then drops the test's

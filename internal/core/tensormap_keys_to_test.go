@@ -166,8 +166,9 @@ func ktFixture(t *testing.T, calls *ktCalls) *TensorMap {
 	return ktFixtureWith(t, calls, nil)
 }
 
-// ktLabels makes checked labels whose values live in an array counted by calls.
-func ktLabels(t *testing.T, calls *ktCalls, names []string, rows ...[]int32) *ArrayLabels {
+// wrappedLabels makes checked labels of rows whose values are an int32 host
+// array given to wrap.
+func wrappedLabels(t testing.TB, names []string, rows [][]int32, wrap func(*HostArray) Array) *ArrayLabels {
 	t.Helper()
 	values := make([]int32, 0, len(rows)*len(names))
 	for _, row := range rows {
@@ -175,9 +176,15 @@ func ktLabels(t *testing.T, calls *ktCalls, names []string, rows ...[]int32) *Ar
 	}
 	host, err := HostArrayFromValues([]uintptr{uintptr(len(rows)), uintptr(len(names))}, values)
 	require.NoError(t, err)
-	labels, err := NewArrayLabels(names, calls.wrap(host), true)
+	labels, err := NewArrayLabels(names, wrap(host), true)
 	require.NoError(t, err)
 	return labels
+}
+
+// ktLabels makes checked labels whose values live in an array counted by calls.
+func ktLabels(t *testing.T, calls *ktCalls, names []string, rows ...[]int32) *ArrayLabels {
+	t.Helper()
+	return wrappedLabels(t, names, rows, func(host *HostArray) Array { return calls.wrap(host) })
 }
 
 // ktFixtureWith is ktFixture, with every labels in arrays counted by labelCalls unless it is
