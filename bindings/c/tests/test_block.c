@@ -90,9 +90,7 @@ static mts_block_t *gradient_of(const int32_t *rows, uintptr_t count, DLDevice d
     }
     mts_block_t *gradient = mts_block(ta_mts(values), samples, &component, 1, properties);
     CHECK(gradient != NULL);
-    mts_labels_free(samples);
-    mts_labels_free(component);
-    mts_labels_free(properties);
+    FREE_LABELS(samples, component, properties);
     return gradient;
 }
 
@@ -128,9 +126,7 @@ static void test_create(void) {
     CHECK(samples == f.samples);
     CHECK(component == f.component);
     CHECK(properties == f.properties);
-    mts_labels_free(samples);
-    mts_labels_free(component);
-    mts_labels_free(properties);
+    FREE_LABELS(samples, component, properties);
 
     /* the block keeps its labels alive when the caller lets go */
     mts_labels_free(f.samples);
@@ -226,12 +222,7 @@ static void test_create(void) {
     CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 0);
     ta_destroy(array);
 
-    mts_labels_free(s);
-    mts_labels_free(p);
-    mts_labels_free(c);
-    mts_labels_free(d);
-    mts_labels_free(no_samples);
-    mts_labels_free(no_dimension);
+    FREE_LABELS(s, p, c, d, no_samples, no_dimension);
 
     /* freeing NULL is fine */
     CHECK_STATUS(mts_block_free(NULL), MTS_SUCCESS);
@@ -478,11 +469,7 @@ static void test_create_then_use(void) {
     mts_labels_free(samples);
     mts_block_free(block);
     CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 1);
-    mts_labels_free(both);
-    mts_labels_free(a);
-    mts_labels_free(b);
-    mts_labels_free(s);
-    mts_labels_free(p);
+    FREE_LABELS(both, a, b, s, p);
 
     CHECK_INT_EQ(ta_live(), live);
 }
@@ -996,21 +983,8 @@ static void test_add_gradient_errors(void) {
     static const char *const all[] = {"g", "with extra", "empty", "unsorted"};
     CHECK_GRADIENTS_LIST(f.block, all, 4);
 
-    mts_labels_free(good_samples);
-    mts_labels_free(cuda_samples);
-    mts_labels_free(cuda_c);
-    mts_labels_free(cuda_p);
-    mts_labels_free(q);
-    mts_labels_free(no_dimension);
-    mts_labels_free(one_sample);
-    mts_labels_free(system_samples);
-    mts_labels_free(swapped);
-    mts_labels_free(x);
-    mts_labels_free(p_reversed);
-    mts_labels_free(p_short);
-    mts_labels_free(d4);
-    mts_labels_free(c_shifted);
-    mts_labels_free(no_rows);
+    FREE_LABELS(good_samples, cuda_samples, cuda_c, cuda_p, q, no_dimension, one_sample,
+                system_samples, swapped, x, p_reversed, p_short, d4, c_shifted, no_rows);
     fixture_free(&f);
     CHECK_INT_EQ(ta_live(), live);
 }
@@ -1049,10 +1023,7 @@ static void test_meta_gradients(void) {
     }
 
     mts_block_free(block);
-    mts_labels_free(s);
-    mts_labels_free(p);
-    mts_labels_free(g);
-    mts_labels_free(p2);
+    FREE_LABELS(s, p, g, p2);
     CHECK_INT_EQ(ta_live(), live);
 }
 
@@ -1183,9 +1154,7 @@ static void test_copy(void) {
     CHECK(array != NULL && array->created_from == nested_values);
 
     /* the copy lives on after the original */
-    mts_labels_free(nested_samples);
-    mts_labels_free(alpha_c);
-    mts_labels_free(alpha_p);
+    FREE_LABELS(nested_samples, alpha_c, alpha_p);
     fixture_free(&f);
     CHECK_INT_EQ(ta_calls(f.values, TA_DESTROY), 1);
     const mts_labels_t *samples = mts_block_labels(copy, 0);

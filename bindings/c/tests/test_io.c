@@ -1039,11 +1039,7 @@ static void test_roundtrip_labels(void) {
                                    "expected '(', got ']'");
     free(bytes);
 
-    mts_labels_free(three);
-    mts_labels_free(none);
-    mts_labels_free(one);
-    mts_labels_free(big);
-    mts_labels_free(nothing);
+    FREE_LABELS(three, none, one, big, nothing);
     CHECK_INT_EQ(ta_live(), live);
 }
 
@@ -1783,9 +1779,7 @@ static void test_malformed_npy(void) {
 #undef BLOCK_ERROR
     free(bytes);
     mts_block_free(block);
-    mts_labels_free(samples);
-    mts_labels_free(properties);
-    mts_labels_free(labels);
+    FREE_LABELS(samples, properties, labels);
     CHECK_INT_EQ(ta_live(), live);
 }
 

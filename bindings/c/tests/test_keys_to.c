@@ -86,9 +86,7 @@ static mts_block_t *block_from(struct test_array *values, const mts_labels_t *sa
     mts_block_t *block = mts_block(ta_mts(values), samples, component != NULL ? &component : NULL,
                                    component != NULL ? 1 : 0, properties);
     CHECK(block != NULL);
-    mts_labels_free(samples);
-    mts_labels_free(component);
-    mts_labels_free(properties);
+    FREE_LABELS(samples, component, properties);
     return block;
 }
 
@@ -817,10 +815,7 @@ static void test_preconditions(void) {
                         INVALID "'s' is not part of the keys for this tensor map");
     mts_labels_free(s);
 
-    mts_labels_free(move);
-    mts_labels_free(move_rows);
-    mts_labels_free(zz);
-    mts_labels_free(zz_rows);
+    FREE_LABELS(move, move_rows, zz, zz_rows);
     mts_tensormap_free(m.tensor);
     CHECK_INT_EQ(ta_live(), live);
 }

@@ -668,9 +668,7 @@ static void test_small_checked_labels(void) {
     CHECK_VALUES(result, union_values, 5, 2);
     static const int64_t expected_second[] = {3, 1, 4};
     CHECK_MAPPING(second_mapping, expected_second, 3);
-    mts_labels_free(result);
-    mts_labels_free(second);
-    mts_labels_free(labels);
+    FREE_LABELS(result, second, labels);
     CHECK_INT_EQ(ta_calls(array, TA_AS_DLPACK), 1);
     CHECK_INT_EQ(ta_calls(other, TA_AS_DLPACK), 1);
     CHECK_INT_EQ(array->dlpack_live, 0);
@@ -826,9 +824,7 @@ static void test_assume_unique_is_lazy(void) {
     CHECK_INT_EQ(ta_calls(array, TA_AS_DLPACK), 1);
     CHECK_INT_EQ(ta_calls(other, TA_AS_DLPACK), 1);
     CHECK_VALUES(result, values, 3, 2);
-    mts_labels_free(result);
-    mts_labels_free(labels);
-    mts_labels_free(second);
+    FREE_LABELS(result, labels, second);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1265,15 +1261,9 @@ static void test_union(void) {
     CHECK_STATUS(mts_labels_union(zero1, zero2, &result, NULL, 0, NULL, 0), MTS_SUCCESS);
     CHECK(result != NULL);
     CHECK_VALUES(result, NULL, 0, 0);
-    mts_labels_free(result);
-    mts_labels_free(zero1);
-    mts_labels_free(zero2);
+    FREE_LABELS(result, zero1, zero2);
 
-    mts_labels_free(aa_bb);
-    mts_labels_free(aa);
-    mts_labels_free(ba);
-    mts_labels_free(first);
-    mts_labels_free(second);
+    FREE_LABELS(aa_bb, aa, ba, first, second);
 }
 
 static void test_intersection(void) {
@@ -1359,14 +1349,7 @@ static void test_intersection(void) {
                 DIMENSIONS_MESSAGE("intersection", "[\"a\", \"b\"]", "[\"b\", \"a\"]"));
     CHECK(result == NULL);
 
-    mts_labels_free(ba);
-    mts_labels_free(c);
-    mts_labels_free(t1);
-    mts_labels_free(t2);
-    mts_labels_free(a);
-    mts_labels_free(b);
-    mts_labels_free(first);
-    mts_labels_free(second);
+    FREE_LABELS(ba, c, t1, t2, a, b, first, second);
 }
 
 static void test_difference(void) {
@@ -1409,9 +1392,7 @@ static void test_difference(void) {
     CHECK_ERROR(mts_labels_difference(first, a, &result, NULL, 0), MTS_INVALID_PARAMETER_ERROR,
                 DIMENSIONS_MESSAGE("difference", "[\"a\", \"b\"]", "[\"a\"]"));
     CHECK(result == NULL);
-    mts_labels_free(a);
-    mts_labels_free(first);
-    mts_labels_free(second);
+    FREE_LABELS(a, first, second);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1978,11 +1959,7 @@ static void test_other_device(void) {
     CHECK_STATUS(mts_labels_select(empty_cuda, cpu, selected, &selected_count), MTS_SUCCESS);
     CHECK_INT_EQ(selected_count, 0);
 
-    mts_labels_free(empty_cuda);
-    mts_labels_free(cuda1);
-    mts_labels_free(cpu);
-    mts_labels_free(first);
-    mts_labels_free(second);
+    FREE_LABELS(empty_cuda, cuda1, cpu, first, second);
 }
 
 /* ------------------------------------------------------------------------ */

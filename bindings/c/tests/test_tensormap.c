@@ -59,9 +59,7 @@ static mts_block_t *make_block(uintptr_t samples, const char *const *component_n
     mts_block_t *block = mts_block(ta_mts(values), s, c != NULL ? &c : NULL, c != NULL ? 1 : 0,
                                    p);
     CHECK(block != NULL);
-    mts_labels_free(s);
-    mts_labels_free(c);
-    mts_labels_free(p);
+    FREE_LABELS(s, c, p);
     return block;
 }
 
@@ -93,9 +91,7 @@ static mts_block_t *make_gradient(const char *const *sample_names, uintptr_t sam
     mts_block_t *gradient = mts_block(ta_mts(values), s, c != NULL ? &c : NULL,
                                       c != NULL ? 1 : 0, p);
     CHECK(gradient != NULL);
-    mts_labels_free(s);
-    mts_labels_free(c);
-    mts_labels_free(p);
+    FREE_LABELS(s, c, p);
     return gradient;
 }
 
@@ -214,10 +210,7 @@ static void test_create(void) {
     tensor = mts_tensormap(keys, blocks, 2);
     CHECK(tensor != NULL);
     mts_tensormap_free(tensor);
-    mts_labels_free(c);
-    mts_labels_free(p);
-    mts_labels_free(gs);
-    mts_labels_free(keys);
+    FREE_LABELS(c, p, gs, keys);
 
     CHECK_INT_EQ(ta_live(), live);
 }
@@ -527,14 +520,7 @@ static void test_create_errors(void) {
     /* the keys gained no reference from the failures */
     mts_labels_free(keys);
     CHECK_INT_EQ(ta_calls(keys_array, TA_DESTROY), 1);
-    mts_labels_free(keys1);
-    mts_labels_free(keys3);
-    mts_labels_free(cuda_keys);
-    mts_labels_free(x);
-    mts_labels_free(p);
-    mts_labels_free(c);
-    mts_labels_free(d);
-    mts_labels_free(sg);
+    FREE_LABELS(keys1, keys3, cuda_keys, x, p, c, d, sg);
     CHECK_INT_EQ(ta_live(), live);
 }
 
@@ -831,12 +817,7 @@ static mts_block_t *components_block(struct test_array **values_out,
     if (gradient_out != NULL) {
         *gradient_out = gradient_values;
     }
-    mts_labels_free(s);
-    mts_labels_free(a);
-    mts_labels_free(b);
-    mts_labels_free(x);
-    mts_labels_free(p);
-    mts_labels_free(gs);
+    FREE_LABELS(s, a, b, x, p, gs);
     return block;
 }
 
@@ -1048,9 +1029,7 @@ static void test_components_to_properties_nested(void) {
         nested_values[i] = block_array(nested);
         CHECK_STATUS(mts_block_add_gradient(gradient, "n", nested), MTS_SUCCESS);
         CHECK_STATUS(mts_block_add_gradient(blocks[i], "g", gradient), MTS_SUCCESS);
-        mts_labels_free(gs);
-        mts_labels_free(c);
-        mts_labels_free(p);
+        FREE_LABELS(gs, c, p);
     }
     mts_tensormap_t *tensor = mts_tensormap(keys, blocks, 2);
     CHECK(tensor != NULL);
