@@ -13,7 +13,8 @@
  *   range_from(), range()             one-dimension labels of consecutive entries
  *   labels_array(), block_array()     the test array behind labels or a block
  *   block_at(), device_eq()
- *   FREE_LABELS(...)                  mts_labels_free on each, in order
+ *   FREE_LABELS, FREE_BLOCKS,         free each argument, in order
+ *   FREE_TENSORS
  *   other_origin_id(), other_origin() a second data origin, and a vtable
  *                                     member claiming it
  *   check_labels_(), check_block_labels_(), check_string_list_(), CHECK_ARRAY,
@@ -212,17 +213,17 @@ static inline mts_block_t *block_at(mts_tensormap_t *tensor, uintptr_t index) {
     return block;
 }
 
-/* mts_labels_free on each of `count` labels, in order */
-static inline void free_labels_(const mts_labels_t *const *labels, size_t count) {
-    for (size_t i = 0; i < count; i++) {
-        mts_labels_free(labels[i]);
-    }
-}
-/* mts_labels_free on each argument, in order */
-#define FREE_LABELS(...)                                             \
-    free_labels_((const mts_labels_t *const[]){__VA_ARGS__},         \
-                 sizeof((const mts_labels_t *const[]){__VA_ARGS__}) / \
-                     sizeof(const mts_labels_t *))
+/* `release` on each of the other arguments (pointers to `type`), in order */
+#define FREE_ALL(release, type, ...)                            \
+    do {                                                        \
+        type *const all_[] = {__VA_ARGS__};                     \
+        for (size_t i_ = 0; i_ < ARRAY_SIZE(all_); i_++) {      \
+            release(all_[i_]);                                  \
+        }                                                       \
+    } while (0)
+#define FREE_LABELS(...) FREE_ALL(mts_labels_free, const mts_labels_t, __VA_ARGS__)
+#define FREE_BLOCKS(...) FREE_ALL(mts_block_free, mts_block_t, __VA_ARGS__)
+#define FREE_TENSORS(...) FREE_ALL(mts_tensormap_free, mts_tensormap_t, __VA_ARGS__)
 
 /* a second data origin, for arrays claiming to come from elsewhere */
 static inline mts_data_origin_t other_origin_id(void) {

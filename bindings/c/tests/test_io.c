@@ -1085,11 +1085,7 @@ static void test_roundtrip_blocks(void) {
     ROUNDTRIP(KIND_BLOCK, inside, "block-inside", 1);
     CHECK_REFERENCE_BYTES(KIND_BLOCK, inside, 2500, 0xed8bd36987bf1b71ULL);
 
-    mts_block_free(f32);
-    mts_block_free(i32);
-    mts_block_free(i64);
-    mts_block_free(f64);
-    mts_block_free(two);
+    FREE_BLOCKS(f32, i32, i64, f64, two);
     mts_tensormap_free(tensor);
     CHECK_INT_EQ(ta_live(), live);
 }
@@ -1150,10 +1146,7 @@ static void test_roundtrip_tensors(void) {
     CHECK_REFERENCE_BYTES(KIND_TENSOR, empty, 407, 0x678b61842be62966ULL);
 
     free(bytes);
-    mts_tensormap_free(simple);
-    mts_tensormap_free(empty);
-    mts_tensormap_free(rich);
-    mts_tensormap_free(f32);
+    FREE_TENSORS(simple, empty, rich, f32);
     CHECK_INT_EQ(ta_live(), live);
 }
 

@@ -491,6 +491,15 @@ static struct small small_map(int other_properties) {
     return m;
 }
 
+/* the end of a test on the small map `m`: frees `move` and the map, then
+ * nothing made since `live` is alive: 1 check */
+static void end_small_(const mts_labels_t *move, struct small *m, long live, int line) {
+    mts_labels_free(move);
+    mts_tensormap_free(m->tensor);
+    check_int_eq_(ta_live(), live, "ta_live()", "live", "CHECK_INT_EQ", __FILE__, line);
+}
+#define END_SMALL(move, m, live) end_small_((move), &(m), (live), __LINE__)
+
 static void test_small_keys_to_properties(void) {
     long live = ta_live();
     struct small m = small_map(0);
@@ -587,9 +596,7 @@ static void test_small_keys_to_properties(void) {
     CHECK_BLOCK_LABELS(block, 1, NAMES_K_P, properties_shifted);
     CHECK_ARRAY(block_array(block), shape, values_a);
     mts_tensormap_free(tensor);
-    mts_labels_free(move);
-    mts_tensormap_free(m.tensor);
-    CHECK_INT_EQ(ta_live(), live);
+    END_SMALL(move, m, live);
 }
 
 static void test_small_keys_to_samples(void) {
@@ -642,9 +649,7 @@ static void test_small_keys_to_samples(void) {
     static const double unsorted_gradient[] = {11, 12, -1, -1, 13, 14, 15, 16, -1};
     CHECK_ARRAY(block_array(gradient), gradient_shape, unsorted_gradient);
     mts_tensormap_free(tensor);
-    mts_labels_free(move);
-    mts_tensormap_free(m.tensor);
-    CHECK_INT_EQ(ta_live(), live);
+    END_SMALL(move, m, live);
 }
 
 /* properties merged in runs: block 1's properties (2, 5, 0) land at
@@ -730,9 +735,7 @@ static void test_nothing_to_move(void) {
               array->created_from == m.values[1]);
         mts_tensormap_free(tensor);
     }
-    mts_labels_free(nothing);
-    mts_tensormap_free(m.tensor);
-    CHECK_INT_EQ(ta_live(), live);
+    END_SMALL(nothing, m, live);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -861,9 +864,7 @@ static void test_nested_gradients(void) {
         CHECK_INT_EQ(count, 0);
     }
     mts_tensormap_free(result);
-    mts_labels_free(move);
-    mts_tensormap_free(m.tensor);
-    CHECK_INT_EQ(ta_live(), live);
+    END_SMALL(move, m, live);
 }
 
 /* `function` refuses the fill value `new_fill` (an expression making a test
@@ -911,9 +912,7 @@ static void test_fill_value(void) {
         mts_tensormap_free(result);
     }
 
-    mts_labels_free(move);
-    mts_tensormap_free(m.tensor);
-    CHECK_INT_EQ(ta_live(), live);
+    END_SMALL(move, m, live);
 }
 
 static void test_callback_errors(void) {
@@ -971,9 +970,7 @@ static void test_callback_errors(void) {
         mts_labels_free(keys);
     }
     clear_error();
-    mts_labels_free(move);
-    mts_tensormap_free(m.tensor);
-    CHECK_INT_EQ(ta_live(), live);
+    END_SMALL(move, m, live);
 }
 
 /* ------------------------------------------------------------------------ */
