@@ -746,6 +746,17 @@ static void check_same_as_(enum kind kind, const void *expected, void *got, cons
     }
 }
 
+/* the gradient `i` of `block` in the order of its list, NULL past the end */
+static mts_block_t *nth_gradient(mts_block_t *block, uintptr_t i) {
+    const char *const *list = NULL;
+    uintptr_t count = 0;
+    mts_block_t *gradient = NULL;
+    if (mts_block_gradients_list(block, &list, &count) == MTS_SUCCESS && i < count) {
+        mts_block_gradient(block, list[i], &gradient);
+    }
+    return gradient;
+}
+
 /* the number of arrays (values and gradients, recursively) of a block, and
  * how many of them have no element */
 static void count_arrays(mts_block_t *block, int *arrays, int *empty) {
@@ -754,12 +765,8 @@ static void count_arrays(mts_block_t *block, int *arrays, int *empty) {
     if (values != NULL && ta_count(values) == 0) {
         (*empty)++;
     }
-    const char *const *list = NULL;
-    uintptr_t count = 0;
-    mts_block_gradients_list(block, &list, &count);
-    for (uintptr_t i = 0; i < count; i++) {
-        mts_block_t *gradient = NULL;
-        mts_block_gradient(block, list[i], &gradient);
+    mts_block_t *gradient = NULL;
+    for (uintptr_t i = 0; (gradient = nth_gradient(block, i)) != NULL; i++) {
         count_arrays(gradient, arrays, empty);
     }
 }
@@ -789,12 +796,8 @@ static void creation_run(mts_block_t *block, int *first, int *last, int *count, 
         *ok = 0;
     }
     int lo = index, hi = index, n = 1;
-    const char *const *list = NULL;
-    uintptr_t gradients = 0;
-    mts_block_gradients_list(block, &list, &gradients);
-    for (uintptr_t i = 0; i < gradients; i++) {
-        mts_block_t *gradient = NULL;
-        mts_block_gradient(block, list[i], &gradient);
+    mts_block_t *gradient = NULL;
+    for (uintptr_t i = 0; (gradient = nth_gradient(block, i)) != NULL; i++) {
         int g_first = 0, g_last = 0, g_count = 0;
         creation_run(gradient, &g_first, &g_last, &g_count, ok);
         if (g_first <= index) {
@@ -901,6 +904,19 @@ static void check_reference_bytes_(enum kind kind, const void *object, uintptr_t
     check_reference_bytes_((kind), (object), (size), (hash), __FILE__, __LINE__)
 
 
+/* `got` holds the bytes of `expected` when `deterministic`, else as many:
+ * 1 check, reported as `same` or `as_many` */
+static void check_bytes_like_(int deterministic, const uint8_t *expected,
+                              uintptr_t expected_count, const uint8_t *got, uintptr_t got_count,
+                              const char *same, const char *as_many, const char *file,
+                              int line) {
+    if (deterministic) {
+        check_record_(same_bytes(expected, expected_count, got, got_count), file, line, same);
+    } else {
+        check_record_(got_count == expected_count, file, line, as_many);
+    }
+}
+
 /* Save `object` to a buffer and to a file, load both back, compare, and
  * save the copies again. When `deterministic`, the second saves give the
  * same bytes as the first (buffer and file). The DLPack exports asked from
@@ -946,13 +962,9 @@ static void roundtrip_(enum kind kind, const void *object, const char *name, int
         status = save_to_new_buffer(kind, loaded, &again, &again_count);
         check_int_eq_(status, MTS_SUCCESS, "save_buffer again", "MTS_SUCCESS", "CHECK_STATUS",
                       file, line);
-        if (deterministic) {
-            check_record_(same_bytes(bytes, count, again, again_count), file, line,
-                          "save, load, save gives the same bytes (buffer)");
-        } else {
-            check_record_(again_count == count, file, line,
-                          "save, load, save gives as many bytes (buffer)");
-        }
+        check_bytes_like_(deterministic, bytes, count, again, again_count,
+                          "save, load, save gives the same bytes (buffer)",
+                          "save, load, save gives as many bytes (buffer)", file, line);
         free(again);
         free_as(kind, loaded);
     }
@@ -966,12 +978,9 @@ static void roundtrip_(enum kind kind, const void *object, const char *name, int
     check_int_eq_(status, MTS_SUCCESS, "save", "MTS_SUCCESS", "CHECK_STATUS", file, line);
     uintptr_t file_count = 0;
     uint8_t *file_bytes = read_whole_file(path, &file_count);
-    if (deterministic) {
-        check_record_(same_bytes(bytes, count, file_bytes, file_count), file, line,
-                      "the file holds the bytes of save_buffer");
-    } else {
-        check_record_(file_count == count, file, line, "the file holds as many bytes");
-    }
+    check_bytes_like_(deterministic, bytes, count, file_bytes, file_count,
+                      "the file holds the bytes of save_buffer",
+                      "the file holds as many bytes", file, line);
     created_reset();
     loaded = load_path_as(kind, path);
     check_record_(loaded != NULL, file, line, "load from a file");
@@ -986,13 +995,9 @@ static void roundtrip_(enum kind kind, const void *object, const char *name, int
                       line);
         uintptr_t again_count = 0;
         uint8_t *again = read_whole_file(again_path, &again_count);
-        if (deterministic) {
-            check_record_(same_bytes(file_bytes, file_count, again, again_count), file, line,
-                          "save, load, save gives the same bytes (file)");
-        } else {
-            check_record_(again_count == file_count, file, line,
-                          "save, load, save gives as many bytes (file)");
-        }
+        check_bytes_like_(deterministic, file_bytes, file_count, again, again_count,
+                          "save, load, save gives the same bytes (file)",
+                          "save, load, save gives as many bytes (file)", file, line);
         free(again);
         free_as(kind, loaded);
     }
