@@ -746,6 +746,19 @@ static void check_same_as_(enum kind kind, const void *expected, void *got, cons
     }
 }
 
+/* `tensor` saved to a new buffer (`*bytes`, `*count`) and loaded back with
+ * create_array, after created_reset: 2 checks */
+static mts_tensormap_t *reload_tensor_(mts_tensormap_t *tensor, uint8_t **bytes, uintptr_t *count,
+                                       int line) {
+    check_int_eq_(save_to_new_buffer(KIND_TENSOR, tensor, bytes, count), MTS_SUCCESS,
+                  "save_to_new_buffer", "MTS_SUCCESS", "CHECK_STATUS", __FILE__, line);
+    created_reset();
+    mts_tensormap_t *loaded = mts_tensormap_load_buffer(*bytes, *count, create_array);
+    check_record_(loaded != NULL, __FILE__, line, "loaded != NULL");
+    return loaded;
+}
+#define RELOAD_TENSOR(tensor, bytes, count) reload_tensor_((tensor), (bytes), (count), __LINE__)
+
 /* the gradient `i` of `block` in the order of its list, NULL past the end */
 static mts_block_t *nth_gradient(mts_block_t *block, uintptr_t i) {
     const char *const *list = NULL;
@@ -1113,10 +1126,7 @@ static void test_roundtrip_tensors(void) {
     /* the loaded info lists its keys in the file's order: sorted */
     uint8_t *bytes = NULL;
     uintptr_t count = 0;
-    CHECK_STATUS(save_to_new_buffer(KIND_TENSOR, rich, &bytes, &count), MTS_SUCCESS);
-    created_reset();
-    mts_tensormap_t *loaded = mts_tensormap_load_buffer(bytes, count, create_array);
-    CHECK(loaded != NULL);
+    mts_tensormap_t *loaded = RELOAD_TENSOR(rich, &bytes, &count);
     const char *const *keys = NULL;
     uintptr_t keys_count = 0;
     static const char *const sorted[] = {"a_quote", "empty", "name", "unicode", "units"};
@@ -1161,10 +1171,7 @@ static void test_create_array_calls(void) {
     mts_tensormap_t *tensor = simple_tensor();
     uint8_t *bytes = NULL;
     uintptr_t count = 0;
-    CHECK_STATUS(save_to_new_buffer(KIND_TENSOR, tensor, &bytes, &count), MTS_SUCCESS);
-    created_reset();
-    mts_tensormap_t *loaded = mts_tensormap_load_buffer(bytes, count, create_array);
-    CHECK(loaded != NULL);
+    mts_tensormap_t *loaded = RELOAD_TENSOR(tensor, &bytes, &count);
     /* block 0: values (3, 2), g (4, 2), h (2, 3, 2); then block 1 */
     static const uintptr_t shapes[6][3] = {{3, 2, 0}, {4, 2, 0}, {2, 3, 2},
                                            {4, 2, 0}, {4, 2, 0}, {2, 3, 2}};
