@@ -375,18 +375,28 @@ static void *thread_exit_main(void *arg) {
     return status;
 }
 
+/* `main` runs on a new thread and gives an allocated status, `expected`:
+ * 4 checks */
+static void check_thread_status_(void *(*main)(void *), mts_status_t expected, int line) {
+    pthread_t thread;
+    void *result = NULL;
+    check_int_eq_(pthread_create(&thread, NULL, main, NULL), 0, "pthread_create", "0",
+                  "CHECK_INT_EQ", __FILE__, line);
+    check_int_eq_(pthread_join(thread, &result), 0, "pthread_join", "0", "CHECK_INT_EQ",
+                  __FILE__, line);
+    check_record_(result != NULL, __FILE__, line, "result != NULL");
+    if (result != NULL) {
+        check_int_eq_(*(mts_status_t *)result, expected, "the thread's status", "expected",
+                      "CHECK_STATUS", __FILE__, line);
+        free(result);
+    }
+}
+#define CHECK_THREAD_STATUS(main, expected) check_thread_status_((main), (expected), __LINE__)
+
 static void test_no_deleter_at_thread_exit(void) {
     reset_deleter_counts();
 
-    pthread_t thread;
-    void *result = NULL;
-    CHECK_INT_EQ(pthread_create(&thread, NULL, thread_exit_main, NULL), 0);
-    CHECK_INT_EQ(pthread_join(thread, &result), 0);
-    CHECK(result != NULL);
-    if (result != NULL) {
-        CHECK_STATUS(*(mts_status_t *)result, MTS_SUCCESS);
-        free(result);
-    }
+    CHECK_THREAD_STATUS(thread_exit_main, MTS_SUCCESS);
 
     CHECK_INT_EQ(atomic_load(&deleter_calls), 0);
     CHECK(atomic_load(&deleter_last) == NULL);
@@ -476,15 +486,7 @@ static void *library_error_thread_main(void *arg) {
 static void test_library_error_is_per_thread(void) {
     CHECK_STATUS(mts_set_last_error("main thread", "test", NULL, NULL), MTS_SUCCESS);
 
-    pthread_t thread;
-    void *result = NULL;
-    CHECK_INT_EQ(pthread_create(&thread, NULL, library_error_thread_main, NULL), 0);
-    CHECK_INT_EQ(pthread_join(thread, &result), 0);
-    CHECK(result != NULL);
-    if (result != NULL) {
-        CHECK_STATUS(*(mts_status_t *)result, MTS_INVALID_PARAMETER_ERROR);
-        free(result);
-    }
+    CHECK_THREAD_STATUS(library_error_thread_main, MTS_INVALID_PARAMETER_ERROR);
 
     struct record r = read_record();
     CHECK_STR_EQ(r.message, "main thread");

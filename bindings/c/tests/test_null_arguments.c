@@ -401,26 +401,32 @@ static void test_save_buffer_null_realloc(void) {
         tensor = mts_tensormap(labels, NULL, 0);
     }
 
-    if (labels != NULL) {
+    /* the labels, the block, then the tensor map */
+    const struct {
+        const void *object;
+        const char *function, *message, *missing;
+    } kinds[] = {
+        {labels, "mts_labels_save_buffer",
+         "invalid parameter: realloc callback can not be NULL in mts_labels_save_buffer",
+         "mts_labels failed"},
+        {block, "mts_block_save_buffer",
+         "invalid parameter: realloc callback can not be NULL in mts_block_save_buffer",
+         "no block"},
+        {tensor, "mts_tensormap_save_buffer",
+         "invalid parameter: realloc callback can not be NULL in mts_tensormap_save_buffer",
+         "no tensor map"},
+    };
+    for (int kind = 0; kind < 3; kind++) {
+        if (kinds[kind].object == NULL) {
+            printf("skipped %s with a NULL realloc: %s\n", kinds[kind].function,
+                   kinds[kind].missing);
+            continue;
+        }
         CHECK_STATUS_MESSAGE(
-            mts_labels_save_buffer(&buffer, &buffer_count, NULL, NULL, labels),
-            "invalid parameter: realloc callback can not be NULL in mts_labels_save_buffer");
-    } else {
-        printf("skipped mts_labels_save_buffer with a NULL realloc: mts_labels failed\n");
-    }
-    if (block != NULL) {
-        CHECK_STATUS_MESSAGE(
-            mts_block_save_buffer(&buffer, &buffer_count, NULL, NULL, block),
-            "invalid parameter: realloc callback can not be NULL in mts_block_save_buffer");
-    } else {
-        printf("skipped mts_block_save_buffer with a NULL realloc: no block\n");
-    }
-    if (tensor != NULL) {
-        CHECK_STATUS_MESSAGE(
-            mts_tensormap_save_buffer(&buffer, &buffer_count, NULL, NULL, tensor),
-            "invalid parameter: realloc callback can not be NULL in mts_tensormap_save_buffer");
-    } else {
-        printf("skipped mts_tensormap_save_buffer with a NULL realloc: no tensor map\n");
+            kind == 0   ? mts_labels_save_buffer(&buffer, &buffer_count, NULL, NULL, labels)
+            : kind == 1 ? mts_block_save_buffer(&buffer, &buffer_count, NULL, NULL, block)
+                        : mts_tensormap_save_buffer(&buffer, &buffer_count, NULL, NULL, tensor),
+            kinds[kind].message);
     }
 
     CHECK(buffer == NULL);
