@@ -84,35 +84,22 @@ static void check_pointer_error_(const void *result, const char *expected, bool 
 
 #define NULL_POINTER_PREFIX "invalid parameter: got invalid NULL pointer for "
 
-/* `call` returns a status and complains about the NULL parameter `param` */
-#define CHECK_NULL_STATUS(call, param)                                                   \
-    do {                                                                                 \
-        set_stale_error();                                                               \
-        check_status_error_((call), NULL_POINTER_PREFIX param, true, #call, __FILE__,    \
-                            __LINE__);                                                   \
+/* `call` fails with exactly `message` (prefix included), as `check` (one of
+ * the two above) sees it */
+#define CHECK_FAILS_(check, call, message)                                    \
+    do {                                                                      \
+        set_stale_error();                                                    \
+        check((call), (message), true, #call, __FILE__, __LINE__);            \
     } while (0)
 
-/* `call` returns a pointer and complains about the NULL parameter `param` */
-#define CHECK_NULL_POINTER(call, param)                                                  \
-    do {                                                                                 \
-        set_stale_error();                                                               \
-        check_pointer_error_((call), NULL_POINTER_PREFIX param, true, #call, __FILE__,   \
-                             __LINE__);                                                  \
-    } while (0)
+/* `call` returns a status, or a pointer, and fails with exactly `message` */
+#define CHECK_STATUS_MESSAGE(call, message) CHECK_FAILS_(check_status_error_, call, message)
+#define CHECK_POINTER_MESSAGE(call, message) CHECK_FAILS_(check_pointer_error_, call, message)
 
-/* `call` returns a status and fails with exactly `message` (prefix included) */
-#define CHECK_STATUS_MESSAGE(call, message)                                              \
-    do {                                                                                 \
-        set_stale_error();                                                               \
-        check_status_error_((call), (message), true, #call, __FILE__, __LINE__);         \
-    } while (0)
-
-/* `call` returns a pointer and fails with exactly `message` (prefix included) */
-#define CHECK_POINTER_MESSAGE(call, message)                                             \
-    do {                                                                                 \
-        set_stale_error();                                                               \
-        check_pointer_error_((call), (message), true, #call, __FILE__, __LINE__);        \
-    } while (0)
+/* `call` returns a status, or a pointer, and complains about the NULL
+ * parameter `param` */
+#define CHECK_NULL_STATUS(call, param) CHECK_STATUS_MESSAGE(call, NULL_POINTER_PREFIX param)
+#define CHECK_NULL_POINTER(call, param) CHECK_POINTER_MESSAGE(call, NULL_POINTER_PREFIX param)
 
 /* An mts_array_t whose only member is `destroy`, counting its calls in the
  * int that `ptr` points to. Any other member is NULL: the library must not
