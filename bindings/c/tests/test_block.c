@@ -648,16 +648,8 @@ static void test_device_and_dtype(void) {
 /* gradients                                                                */
 
 /* the parameters of `block`'s gradients are `expected` (in order) */
-static void check_gradients_list_(const mts_block_t *block, const char *const *expected,
-                                  uintptr_t count, int line) {
-    const char *const *parameters = (const char *const *)&parameters;
-    uintptr_t got = 12345;
-    mts_status_t status = mts_block_gradients_list(block, &parameters, &got);
-    check_string_list_(status, parameters, got, expected, count, "check_gradients_list",
-                       __FILE__, line);
-}
 #define CHECK_GRADIENTS_LIST(block, expected, count) \
-    check_gradients_list_((block), (expected), (count), __LINE__)
+    CHECK_LISTED_(mts_block_gradients_list, block, expected, count, "check_gradients_list")
 
 static void test_add_gradient(void) {
     long live = ta_live();

@@ -361,6 +361,17 @@ static inline void check_strings_(mts_status_t status, const char *const *got,
     check_strings_((status), (got), (got_count), (expected), ARRAY_SIZE(expected), __FILE__, \
                    __LINE__)
 
+/* The strings that `getter(object, &list, &count)` lists, list and count
+ * poisoned before the call, are `expected` (see check_string_list_). */
+#define CHECK_LISTED_(getter, object, expected, count, what)                            \
+    do {                                                                                \
+        const char *const *list_ = (const char *const *)&list_;                         \
+        uintptr_t got_ = 12345;                                                         \
+        mts_status_t status_ = getter((object), &list_, &got_);                         \
+        check_string_list_(status_, list_, got_, (expected), (count), (what), __FILE__, \
+                           __LINE__);                                                   \
+    } while (0)
+
 /* the shape and float64 values of a test array; NaN equals NaN */
 static inline void check_array_(const struct test_array *array, const uintptr_t *shape,
                                 uintptr_t ndim, const double *values, const char *file,

@@ -528,16 +528,8 @@ static void test_create_errors(void) {
 /* info                                                                     */
 
 /* the info keys of `tensor` are `expected` (in order) */
-static void check_info_keys_(const mts_tensormap_t *tensor, const char *const *expected,
-                             uintptr_t count, int line) {
-    const char *const *keys = (const char *const *)&keys;
-    uintptr_t got = 12345;
-    mts_status_t status = mts_tensormap_info_keys(tensor, &keys, &got);
-    check_string_list_(status, keys, got, expected, count, "check_info_keys", __FILE__,
-                       line);
-}
 #define CHECK_INFO_KEYS(tensor, expected, count) \
-    check_info_keys_((tensor), (expected), (count), __LINE__)
+    CHECK_LISTED_(mts_tensormap_info_keys, tensor, expected, count, "check_info_keys")
 
 static const char *get_info(const mts_tensormap_t *tensor, const char *key) {
     const char *value = (const char *)&value;
