@@ -100,6 +100,16 @@ static mts_block_t *good_gradient(struct test_array **values_out) {
     return gradient_of(GRADIENT_ROWS, 3, TA_CPU, values_out);
 }
 
+/* the fixture, its block holding good_gradient as the gradient "g" (whose
+ * values go to `*gradient_values` unless it is NULL): 1 check */
+static struct fixture fixture_with_g(struct test_array **gradient_values, int line) {
+    struct fixture f = fixture();
+    check_int_eq_(mts_block_add_gradient(f.block, "g", good_gradient(gradient_values)),
+                  MTS_SUCCESS, "mts_block_add_gradient(g)", "MTS_SUCCESS", "CHECK_STATUS",
+                  __FILE__, line);
+    return f;
+}
+
 /* ------------------------------------------------------------------------ */
 /* creation                                                                 */
 
@@ -826,8 +836,7 @@ static mts_block_t *f32_gradient_(uintptr_t rows, DLDevice device,
 
 static void test_add_gradient_errors(void) {
     long live = ta_live();
-    struct fixture f = fixture();
-    CHECK_STATUS(mts_block_add_gradient(f.block, "g", good_gradient(NULL)), MTS_SUCCESS);
+    struct fixture f = fixture_with_g(NULL, __LINE__);
 
     const mts_labels_t *c = f.component;
     const mts_labels_t *p = f.properties;
@@ -1021,10 +1030,8 @@ static void test_meta_gradients(void) {
 
 static void test_nested_gradients(void) {
     long live = ta_live();
-    struct fixture f = fixture();
     struct test_array *gradient_values = NULL;
-    CHECK_STATUS(mts_block_add_gradient(f.block, "g", good_gradient(&gradient_values)),
-                 MTS_SUCCESS);
+    struct fixture f = fixture_with_g(&gradient_values, __LINE__);
     mts_block_t *gradient = NULL;
     CHECK_STATUS(mts_block_gradient(f.block, "g", &gradient), MTS_SUCCESS);
 
@@ -1167,10 +1174,8 @@ static void test_copy(void) {
 
 static void test_copy_errors(void) {
     long live = ta_live();
-    struct fixture f = fixture();
     struct test_array *gradient_values = NULL;
-    CHECK_STATUS(mts_block_add_gradient(f.block, "g", good_gradient(&gradient_values)),
-                 MTS_SUCCESS);
+    struct fixture f = fixture_with_g(&gradient_values, __LINE__);
 
     /* the values can not be copied: NULL, the callback's record prefixed */
     ta_set_fail(f.values, TA_COPY, 3, "no copy today");

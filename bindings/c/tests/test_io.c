@@ -1652,6 +1652,14 @@ static uint8_t *patched_(const uint8_t *bytes, uintptr_t count, const char *old,
 
 /* NPY content that is not what the writer makes
  * (docs/reference-behaviour.md#npy-writing) */
+/* saved bytes patched (PATCHED: `old` replaced by `replacement`) that a load
+ * refuses with `message` */
+struct bytes_edit {
+    const char *old;
+    const char *replacement;
+    const char *message;
+};
+
 static void test_malformed_npy(void) {
     long live = ta_live();
     const mts_labels_t *labels = rows_labels(NAMES_ABC, 3, 4, 0);
@@ -1659,11 +1667,7 @@ static void test_malformed_npy(void) {
     uintptr_t n = 0;
     CHECK_STATUS(save_to_new_buffer(KIND_LABELS, labels, &bytes, &n), MTS_SUCCESS);
 #define LABELS_ERROR SERIALIZATION "unable to load Labels from buffer: "
-    static const struct {
-        const char *old;
-        const char *replacement;
-        const char *message;
-    } cases[] = {
+    static const struct bytes_edit cases[] = {
         {"\x93NUMPY", "\x93NUMPZ", LABELS_ERROR "start does not match magic string"},
         {"NUMPY\x01", "NUMPY\x04", LABELS_ERROR "unknown version number: 4.0"},
         /* a 2.0 header has a 4-byte length: this one is far too long */
@@ -1763,11 +1767,7 @@ static void test_malformed_npy(void) {
         CHECK_STR_EQ(last_message(), CALLBACK_PREFIX "create_array: unsupported shape or dtype");
         free(copy);
     }
-    static const struct {
-        const char *old;
-        const char *replacement;
-        const char *message;
-    } block_cases[] = {
+    static const struct bytes_edit block_cases[] = {
         {"'<f8'", "'<x8'", BLOCK_ERROR "unsupported type descriptor: <x8"},
         {"'<f8'", "'|f8'",
          BLOCK_ERROR "endianness '|' (not applicable) is not supported in type descriptor: |f8"},
