@@ -1650,8 +1650,6 @@ static uint8_t *patched_(const uint8_t *bytes, uintptr_t count, const char *old,
 #define PATCHED(bytes, count, old, replacement) \
     patched_((bytes), (count), (old), (replacement), __FILE__, __LINE__)
 
-/* NPY content that is not what the writer makes
- * (docs/reference-behaviour.md#npy-writing) */
 /* saved bytes patched (PATCHED: `old` replaced by `replacement`) that a load
  * refuses with `message` */
 struct bytes_edit {
@@ -1660,6 +1658,8 @@ struct bytes_edit {
     const char *message;
 };
 
+/* NPY content that is not what the writer makes
+ * (docs/reference-behaviour.md#npy-writing) */
 static void test_malformed_npy(void) {
     long live = ta_live();
     const mts_labels_t *labels = rows_labels(NAMES_ABC, 3, 4, 0);
