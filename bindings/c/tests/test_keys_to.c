@@ -176,15 +176,32 @@ static struct counts count_calls(const struct cpp_fixture *f, enum ta_member mem
     return counts;
 }
 
+/* the create calls on the fixture's arrays and the move_data calls so far */
+struct calls_before {
+    struct counts creates;
+    long moves;
+};
+
+static struct calls_before calls_before(const struct cpp_fixture *f) {
+    struct calls_before before = {count_calls(f, TA_CREATE), ta_total_calls(TA_MOVE_DATA)};
+    return before;
+}
+
+/* the fixture with two info entries, set in order */
+static struct cpp_fixture cpp_fixture_info(const char *first, const char *first_value,
+                                           const char *second, const char *second_value) {
+    struct cpp_fixture f = cpp_fixture();
+    mts_tensormap_set_info(f.tensor, first, first_value);
+    mts_tensormap_set_info(f.tensor, second, second_value);
+    return f;
+}
+
 static void test_cpp_keys_to_samples(void) {
     long live = ta_live();
-    struct cpp_fixture f = cpp_fixture();
-    mts_tensormap_set_info(f.tensor, "zeta", "z");
-    mts_tensormap_set_info(f.tensor, "alpha", "a");
+    struct cpp_fixture f = cpp_fixture_info("zeta", "z", "alpha", "a");
     const mts_labels_t *move = ta_labels(NAMES_KEY_2, 1, NULL, 0);
     struct test_array *fill = ta_scalar_f64(NAN);
-    struct counts creates = count_calls(&f, TA_CREATE);
-    long moves = ta_total_calls(TA_MOVE_DATA);
+    struct calls_before before = calls_before(&f);
     int keys_from_dlpack = ta_calls(f.keys, TA_FROM_DLPACK);
 
     mts_tensormap_t *tensor = mts_tensormap_keys_to_samples(f.tensor, move, ta_mts(fill), true);
@@ -269,11 +286,11 @@ static void test_cpp_keys_to_samples(void) {
     struct counts after = count_calls(&f, TA_CREATE);
     static const int expected_values[] = {1, 1, 1, 0};
     for (int i = 0; i < 4; i++) {
-        CHECK_INT_EQ(after.values[i] - creates.values[i], expected_values[i]);
-        CHECK_INT_EQ(after.gradients[i] - creates.gradients[i], expected_values[i]);
+        CHECK_INT_EQ(after.values[i] - before.creates.values[i], expected_values[i]);
+        CHECK_INT_EQ(after.gradients[i] - before.creates.gradients[i], expected_values[i]);
     }
     /* one move_data per old block and per gradient */
-    CHECK_INT_EQ(ta_total_calls(TA_MOVE_DATA), moves + 8);
+    CHECK_INT_EQ(ta_total_calls(TA_MOVE_DATA), before.moves + 8);
     mts_tensormap_free(tensor);
 
     /* unsorted samples: first-seen order; the gradient samples are still
@@ -310,13 +327,10 @@ static void test_cpp_keys_to_samples(void) {
 
 static void test_cpp_keys_to_properties(void) {
     long live = ta_live();
-    struct cpp_fixture f = cpp_fixture();
-    mts_tensormap_set_info(f.tensor, "b", "2");
-    mts_tensormap_set_info(f.tensor, "a", "1");
+    struct cpp_fixture f = cpp_fixture_info("b", "2", "a", "1");
     const mts_labels_t *move = ta_labels(NAMES_KEY_1, 1, NULL, 0);
     struct test_array *fill = ta_scalar_f64(NAN);
-    struct counts creates = count_calls(&f, TA_CREATE);
-    long moves = ta_total_calls(TA_MOVE_DATA);
+    struct calls_before before = calls_before(&f);
 
     mts_tensormap_t *tensor = mts_tensormap_keys_to_properties(f.tensor, move, ta_mts(fill),
                                                                true);
@@ -397,10 +411,10 @@ static void test_cpp_keys_to_properties(void) {
     struct counts after = count_calls(&f, TA_CREATE);
     static const int expected_values[] = {2, 0, 2, 2};
     for (int i = 0; i < 4; i++) {
-        CHECK_INT_EQ(after.values[i] - creates.values[i], expected_values[i]);
-        CHECK_INT_EQ(after.gradients[i] - creates.gradients[i], 0);
+        CHECK_INT_EQ(after.values[i] - before.creates.values[i], expected_values[i]);
+        CHECK_INT_EQ(after.gradients[i] - before.creates.gradients[i], 0);
     }
-    CHECK_INT_EQ(ta_total_calls(TA_MOVE_DATA), moves + 8);
+    CHECK_INT_EQ(ta_total_calls(TA_MOVE_DATA), before.moves + 8);
     mts_tensormap_free(tensor);
 
     /* unsorted samples; the gradient samples are sorted whatever happens */
