@@ -176,6 +176,40 @@ static struct counts count_calls(const struct cpp_fixture *f, enum ta_member mem
     return counts;
 }
 
+/* the end of a test: frees `move` and `tensor`, then nothing made since
+ * `live` is alive: 1 check */
+static void end_test_(const mts_labels_t *move, mts_tensormap_t *tensor, long live, int line) {
+    mts_labels_free(move);
+    mts_tensormap_free(tensor);
+    check_int_eq_(ta_live(), live, "ta_live()", "live", "CHECK_INT_EQ", __FILE__, line);
+}
+#define END_TEST(move, tensor, live) end_test_((move), (tensor), (live), __LINE__)
+
+/* `function` moves `move` of `tensor` with `fill`, sorting the samples or
+ * not: it succeeds and destroys the fill once (2 checks) */
+static mts_tensormap_t *moved_keys_(keys_to_fn function, const mts_tensormap_t *tensor,
+                                    const mts_labels_t *move, struct test_array *fill, bool sort,
+                                    int line) {
+    mts_tensormap_t *result = function(tensor, move, ta_mts(fill), sort);
+    check_record_(result != NULL, __FILE__, line, "result != NULL");
+    check_int_eq_(ta_calls(fill, TA_DESTROY), 1, "fill destroyed", "1", "CHECK_INT_EQ",
+                  __FILE__, line);
+    return result;
+}
+#define MOVED_KEYS(function, tensor, move, fill, sort) \
+    moved_keys_((function), (tensor), (move), (fill), (sort), __LINE__)
+
+/* the info keys of `tensor` are `expected`: count + 2 checks */
+static void check_info_(const mts_tensormap_t *tensor, const char *const *expected,
+                        uintptr_t count, int line) {
+    const char *const *info = NULL;
+    uintptr_t info_count = 0;
+    mts_status_t status = mts_tensormap_info_keys(tensor, &info, &info_count);
+    check_strings_(status, info, info_count, expected, count, __FILE__, line);
+}
+#define CHECK_INFO(tensor, expected) \
+    check_info_((tensor), (expected), ARRAY_SIZE(expected), __LINE__)
+
 /* the create calls on the fixture's arrays and the move_data calls so far */
 struct calls_before {
     struct counts creates;
@@ -204,9 +238,7 @@ static void test_cpp_keys_to_samples(void) {
     struct calls_before before = calls_before(&f);
     int keys_from_dlpack = ta_calls(f.keys, TA_FROM_DLPACK);
 
-    mts_tensormap_t *tensor = mts_tensormap_keys_to_samples(f.tensor, move, ta_mts(fill), true);
-    CHECK(tensor != NULL);
-    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    mts_tensormap_t *tensor = MOVED_KEYS(mts_tensormap_keys_to_samples, f.tensor, move, fill, true);
 
     static const int32_t keys[] = {0, 1, 2};
     CHECK_KEYS(tensor, NAMES_KEY_1, keys);
@@ -220,10 +252,7 @@ static void test_cpp_keys_to_samples(void) {
 
     /* the info, in alphabetical order */
     static const char *const info_keys[] = {"alpha", "zeta"};
-    const char *const *info = NULL;
-    uintptr_t info_count = 0;
-    mts_status_t status = mts_tensormap_info_keys(tensor, &info, &info_count);
-    CHECK_STRINGS(status, info, info_count, info_keys);
+    CHECK_INFO(tensor, info_keys);
 
     /* blocks 0 and 1 are the old blocks 0 and 1 */
     mts_block_t *block = block_at(tensor, 0);
@@ -296,9 +325,7 @@ static void test_cpp_keys_to_samples(void) {
     /* unsorted samples: first-seen order; the gradient samples are still
      * sorted */
     fill = ta_scalar_f64(NAN);
-    tensor = mts_tensormap_keys_to_samples(f.tensor, move, ta_mts(fill), false);
-    CHECK(tensor != NULL);
-    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    tensor = MOVED_KEYS(mts_tensormap_keys_to_samples, f.tensor, move, fill, false);
     block = block_at(tensor, 2);
     static const int32_t unsorted[] = {0, 2, 3, 2, 6, 2, 8, 2, 0, 3, 1, 3, 2, 3, 5, 3};
     CHECK_BLOCK_LABELS(block, 0, NAMES_SAMPLES_KEY_2, unsorted);
@@ -320,9 +347,7 @@ static void test_cpp_keys_to_samples(void) {
     static const int32_t old_keys[] = {0, 0, 1, 0, 2, 2, 2, 3};
     CHECK_KEYS(f.tensor, NAMES_KEYS, old_keys);
 
-    mts_labels_free(move);
-    mts_tensormap_free(f.tensor);
-    CHECK_INT_EQ(ta_live(), live);
+    END_TEST(move, f.tensor, live);
 }
 
 static void test_cpp_keys_to_properties(void) {
@@ -332,20 +357,15 @@ static void test_cpp_keys_to_properties(void) {
     struct test_array *fill = ta_scalar_f64(NAN);
     struct calls_before before = calls_before(&f);
 
-    mts_tensormap_t *tensor = mts_tensormap_keys_to_properties(f.tensor, move, ta_mts(fill),
-                                                               true);
-    CHECK(tensor != NULL);
-    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    mts_tensormap_t *tensor =
+        MOVED_KEYS(mts_tensormap_keys_to_properties, f.tensor, move, fill, true);
     /* its shape was checked, then create got a view of it */
     CHECK(ta_calls(fill, TA_SHAPE) >= 1);
 
     static const int32_t keys[] = {0, 2, 3};
     CHECK_KEYS(tensor, NAMES_KEY_2, keys);
     static const char *const info_keys[] = {"a", "b"};
-    const char *const *info = NULL;
-    uintptr_t info_count = 0;
-    mts_status_t status = mts_tensormap_info_keys(tensor, &info, &info_count);
-    CHECK_STRINGS(status, info, info_count, info_keys);
+    CHECK_INFO(tensor, info_keys);
 
     /* block 0 merges the old blocks 0 and 1 */
     mts_block_t *block = block_at(tensor, 0);
@@ -419,9 +439,7 @@ static void test_cpp_keys_to_properties(void) {
 
     /* unsorted samples; the gradient samples are sorted whatever happens */
     fill = ta_scalar_f64(-1.0);
-    tensor = mts_tensormap_keys_to_properties(f.tensor, move, ta_mts(fill), false);
-    CHECK(tensor != NULL);
-    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    tensor = MOVED_KEYS(mts_tensormap_keys_to_properties, f.tensor, move, fill, false);
     block = block_at(tensor, 0);
     static const int32_t unsorted[] = {0, 2, 4, 1, 3};
     CHECK_BLOCK_LABELS(block, 0, NAMES_SAMPLES, unsorted);
@@ -454,9 +472,7 @@ static void test_cpp_keys_to_properties(void) {
     CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
     mts_labels_free(both);
 
-    mts_labels_free(move);
-    mts_tensormap_free(f.tensor);
-    CHECK_INT_EQ(ta_live(), live);
+    END_TEST(move, f.tensor, live);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -505,15 +521,6 @@ static struct small small_map(int other_properties) {
     return m;
 }
 
-/* the end of a test on the small map `m`: frees `move` and the map, then
- * nothing made since `live` is alive: 1 check */
-static void end_small_(const mts_labels_t *move, struct small *m, long live, int line) {
-    mts_labels_free(move);
-    mts_tensormap_free(m->tensor);
-    check_int_eq_(ta_live(), live, "ta_live()", "live", "CHECK_INT_EQ", __FILE__, line);
-}
-#define END_SMALL(move, m, live) end_small_((move), &(m), (live), __LINE__)
-
 static void test_small_keys_to_properties(void) {
     long live = ta_live();
     struct small m = small_map(0);
@@ -522,10 +529,8 @@ static void test_small_keys_to_properties(void) {
     /* case A, no entries in keys_to_move: the properties the blocks have */
     const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0);
     struct test_array *fill = ta_scalar_f64(-1);
-    mts_tensormap_t *tensor = mts_tensormap_keys_to_properties(m.tensor, move, ta_mts(fill),
-                                                               true);
-    CHECK(tensor != NULL);
-    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    mts_tensormap_t *tensor =
+        MOVED_KEYS(mts_tensormap_keys_to_properties, m.tensor, move, fill, true);
     /* every key moved: a single "_" key */
     CHECK_KEYS(tensor, NAMES_UNDERSCORE, underscore);
     mts_block_t *block = block_at(tensor, 0);
@@ -555,9 +560,7 @@ static void test_small_keys_to_properties(void) {
     move = ta_labels(NAMES_K, 1, rows, 3);
     fill = ta_scalar_f64(-1);
     long moves = ta_total_calls(TA_MOVE_DATA);
-    tensor = mts_tensormap_keys_to_properties(m.tensor, move, ta_mts(fill), true);
-    CHECK(tensor != NULL);
-    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    tensor = MOVED_KEYS(mts_tensormap_keys_to_properties, m.tensor, move, fill, true);
     CHECK_KEYS(tensor, NAMES_UNDERSCORE, underscore);
     block = block_at(tensor, 0);
     CHECK_BLOCK_LABELS(block, 0, NAMES_S, samples);
@@ -610,7 +613,7 @@ static void test_small_keys_to_properties(void) {
     CHECK_BLOCK_LABELS(block, 1, NAMES_K_P, properties_shifted);
     CHECK_ARRAY(block_array(block), shape, values_a);
     mts_tensormap_free(tensor);
-    END_SMALL(move, m, live);
+    END_TEST(move, m.tensor, live);
 }
 
 static void test_small_keys_to_samples(void) {
@@ -618,9 +621,7 @@ static void test_small_keys_to_samples(void) {
     struct small m = small_map(1);
     const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0);
     struct test_array *fill = ta_scalar_f64(-1);
-    mts_tensormap_t *tensor = mts_tensormap_keys_to_samples(m.tensor, move, ta_mts(fill), true);
-    CHECK(tensor != NULL);
-    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    mts_tensormap_t *tensor = MOVED_KEYS(mts_tensormap_keys_to_samples, m.tensor, move, fill, true);
     static const int32_t underscore[] = {0};
     CHECK_KEYS(tensor, NAMES_UNDERSCORE, underscore);
     mts_block_t *block = block_at(tensor, 0);
@@ -663,7 +664,7 @@ static void test_small_keys_to_samples(void) {
     static const double unsorted_gradient[] = {11, 12, -1, -1, 13, 14, 15, 16, -1};
     CHECK_ARRAY(block_array(gradient), gradient_shape, unsorted_gradient);
     mts_tensormap_free(tensor);
-    END_SMALL(move, m, live);
+    END_TEST(move, m.tensor, live);
 }
 
 /* properties merged in runs: block 1's properties (2, 5, 0) land at
@@ -749,7 +750,7 @@ static void test_nothing_to_move(void) {
               array->created_from == m.values[1]);
         mts_tensormap_free(tensor);
     }
-    END_SMALL(nothing, m, live);
+    END_TEST(nothing, m.tensor, live);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -878,7 +879,7 @@ static void test_nested_gradients(void) {
         CHECK_INT_EQ(count, 0);
     }
     mts_tensormap_free(result);
-    END_SMALL(move, m, live);
+    END_TEST(move, m.tensor, live);
 }
 
 /* `function` refuses the fill value `new_fill` (an expression making a test
@@ -926,7 +927,7 @@ static void test_fill_value(void) {
         mts_tensormap_free(result);
     }
 
-    END_SMALL(move, m, live);
+    END_TEST(move, m.tensor, live);
 }
 
 static void test_callback_errors(void) {
@@ -984,7 +985,7 @@ static void test_callback_errors(void) {
         mts_labels_free(keys);
     }
     clear_error();
-    END_SMALL(move, m, live);
+    END_TEST(move, m.tensor, live);
 }
 
 /* ------------------------------------------------------------------------ */
