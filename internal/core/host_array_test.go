@@ -278,16 +278,33 @@ func checkAsDLPackErrors(t *testing.T, a Array, cases []asDLPackErrorCase) {
 	}
 }
 
+// cpuOnlyAsDLPackErrors gives the calls that an array on the CPU refuses, in
+// order: on CUDA:0, on CPU:1, with stream, asking for newer and for v0.8;
+// messages are their errors.
+func cpuOnlyAsDLPackErrors(stream *int64, newer DLPackVersion, messages [5]string) []asDLPackErrorCase {
+	cases := []asDLPackErrorCase{
+		{device: Device{DeviceCUDA, 0}, version: CurrentDLPack},
+		{device: Device{DeviceCPU, 1}, version: CurrentDLPack},
+		{device: CPU, stream: stream, version: CurrentDLPack},
+		{device: CPU, version: newer},
+		{device: CPU, version: DLPackVersion{0, 8}},
+	}
+	for i := range cases {
+		cases[i].message = messages[i]
+	}
+	return cases
+}
+
 func TestHostArrayAsDLPackErrors(t *testing.T) {
 	a := int64Array(t, []uintptr{1}, 1)
 	stream := int64(0)
-	checkAsDLPackErrors(t, a, []asDLPackErrorCase{
-		{Device{DeviceCUDA, 0}, nil, CurrentDLPack, "invalid `device` CUDA:0 for HostArray.AsDLPack: the data only exists on CPU:0"},
-		{Device{DeviceCPU, 1}, nil, CurrentDLPack, "invalid `device` CPU:1 for HostArray.AsDLPack: the data only exists on CPU:0"},
-		{CPU, &stream, CurrentDLPack, "invalid `stream` for HostArray.AsDLPack: it must be NULL for data on the CPU"},
-		{CPU, nil, DLPackVersion{2, 0}, "invalid `max_version` v2.0 for HostArray.AsDLPack: only DLPack v1.x is supported"},
-		{CPU, nil, DLPackVersion{0, 8}, "invalid `max_version` v0.8 for HostArray.AsDLPack: only DLPack v1.x is supported"},
-	})
+	checkAsDLPackErrors(t, a, cpuOnlyAsDLPackErrors(&stream, DLPackVersion{2, 0}, [5]string{
+		"invalid `device` CUDA:0 for HostArray.AsDLPack: the data only exists on CPU:0",
+		"invalid `device` CPU:1 for HostArray.AsDLPack: the data only exists on CPU:0",
+		"invalid `stream` for HostArray.AsDLPack: it must be NULL for data on the CPU",
+		"invalid `max_version` v2.0 for HostArray.AsDLPack: only DLPack v1.x is supported",
+		"invalid `max_version` v0.8 for HostArray.AsDLPack: only DLPack v1.x is supported",
+	}))
 }
 
 func TestHostArrayEveryDTypeRoundTrip(t *testing.T) {

@@ -94,16 +94,16 @@ func TestReadOnlyLabelsValuesAsDLPack(t *testing.T) {
 func TestReadOnlyLabelsValuesAsDLPackErrors(t *testing.T) {
 	a := NewReadOnlyLabelsValues([]int32{1}, 1, 1)
 	stream := int64(-1)
-	checkAsDLPackErrors(t, a, []asDLPackErrorCase{
-		{Device{DeviceCUDA, 0}, nil, CurrentDLPack, "labels values owned by metatensor-core only exist on CPU"},
-		{Device{DeviceCPU, 1}, nil, CurrentDLPack, "labels values owned by metatensor-core only exist on CPU"},
-		{CPU, &stream, CurrentDLPack, "`stream` must be None for CPU data"},
-		{CPU, nil, DLPackVersion{2, 1}, "invalid `max_version` in LabelsArray::as_dlpack: we got v2.1, but we support v1.3"},
-		{CPU, nil, DLPackVersion{0, 8}, "invalid `max_version` in LabelsArray::as_dlpack: we got v0.8, but we support v1.3"},
+	onlyCPU := "labels values owned by metatensor-core only exist on CPU"
+	noStream := "`stream` must be None for CPU data"
+	cases := cpuOnlyAsDLPackErrors(&stream, DLPackVersion{2, 1}, [5]string{onlyCPU, onlyCPU, noStream,
+		"invalid `max_version` in LabelsArray::as_dlpack: we got v2.1, but we support v1.3",
+		"invalid `max_version` in LabelsArray::as_dlpack: we got v0.8, but we support v1.3"})
+	checkAsDLPackErrors(t, a, append(cases,
 		// The device is checked first, then the stream.
-		{Device{DeviceCUDA, 0}, &stream, DLPackVersion{2, 0}, "labels values owned by metatensor-core only exist on CPU"},
-		{CPU, &stream, DLPackVersion{2, 0}, "`stream` must be None for CPU data"},
-	})
+		asDLPackErrorCase{Device{DeviceCUDA, 0}, &stream, DLPackVersion{2, 0}, onlyCPU},
+		asDLPackErrorCase{CPU, &stream, DLPackVersion{2, 0}, noStream},
+	))
 }
 
 func TestReadOnlyLabelsValuesFromDLPack(t *testing.T) {
