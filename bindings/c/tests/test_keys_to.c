@@ -94,6 +94,10 @@ static mts_block_t *block_from(struct test_array *values, const mts_labels_t *sa
 typedef mts_tensormap_t *(*keys_to_fn)(const mts_tensormap_t *, const mts_labels_t *,
                                        mts_array_t, bool);
 
+/* both operations, properties first */
+static const keys_to_fn KEYS_TO[2] = {mts_tensormap_keys_to_properties,
+                                      mts_tensormap_keys_to_samples};
+
 /* ------------------------------------------------------------------------ */
 /* the C++ fixture                                                          */
 
@@ -729,10 +733,9 @@ static void test_nothing_to_move(void) {
     long live = ta_live();
     struct small m = small_map(1);
     const mts_labels_t *nothing = ta_labels(NULL, 0, NULL, 0);
-    keys_to_fn functions[2] = {mts_tensormap_keys_to_properties, mts_tensormap_keys_to_samples};
     for (int i = 0; i < 2; i++) {
         struct test_array *fill = ta_scalar_f64(-1);
-        mts_tensormap_t *tensor = functions[i](m.tensor, nothing, ta_mts(fill), true);
+        mts_tensormap_t *tensor = KEYS_TO[i](m.tensor, nothing, ta_mts(fill), true);
         CHECK(tensor != NULL);
         CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
         static const int32_t keys[] = {0, 1, 2};
@@ -781,10 +784,9 @@ static void test_preconditions(void) {
     const mts_labels_t *move_rows = ta_labels(NAMES_K, 1, rows, 1);
     const mts_labels_t *zz = ta_labels(NAMES_ZZ, 1, NULL, 0);
     const mts_labels_t *zz_rows = ta_labels(NAMES_ZZ, 1, rows, 1);
-    keys_to_fn functions[2] = {mts_tensormap_keys_to_properties, mts_tensormap_keys_to_samples};
 
     for (int i = 0; i < 2; i++) {
-        keys_to_fn function = functions[i];
+        keys_to_fn function = KEYS_TO[i];
         /* 1. NULL arguments: the tensor first; the fill value is destroyed */
         CHECK_KEYS_TO_ERROR(function, NULL, move, NULL);
         CHECK_NULL_MESSAGE("tensor");
@@ -897,30 +899,29 @@ static void test_fill_value(void) {
     long live = ta_live();
     struct small m = small_map(0);
     const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0);
-    keys_to_fn functions[2] = {mts_tensormap_keys_to_properties, mts_tensormap_keys_to_samples};
 
     for (int i = 0; i < 2; i++) {
         /* the dtype must be the values' */
-        CHECK_FILL_REFUSED(functions[i], m.tensor, move, ta_new(TA_INT32, NULL, 0, NULL),
+        CHECK_FILL_REFUSED(KEYS_TO[i], m.tensor, move, ta_new(TA_INT32, NULL, 0, NULL),
                            INVALID "fill_value dtype (code=0, bits=32, lanes=1) does not match "
                                    "array dtype (code=2, bits=64, lanes=1)");
         /* one scalar, no dimension */
         uintptr_t one[1] = {1};
-        CHECK_FILL_REFUSED(functions[i], m.tensor, move, ta_new_f64(NULL, one, 1),
+        CHECK_FILL_REFUSED(KEYS_TO[i], m.tensor, move, ta_new_f64(NULL, one, 1),
                            INVALID "fill_value must be a single scalar, got a shape [1]");
         uintptr_t two[2] = {2, 3};
-        CHECK_FILL_REFUSED(functions[i], m.tensor, move, ta_new_f64(NULL, two, 2),
+        CHECK_FILL_REFUSED(KEYS_TO[i], m.tensor, move, ta_new_f64(NULL, two, 2),
                            INVALID "fill_value must be a single scalar, got a shape [2, 3]");
         /* on CPU */
         struct test_array *fill = ta_scalar_f64(0);
         fill->device = CUDA0;
-        CHECK_FILL_REFUSED(functions[i], m.tensor, move, fill,
+        CHECK_FILL_REFUSED(KEYS_TO[i], m.tensor, move, fill,
                            INVALID "fill_value must be on CPU");
         /* a fill value without destroy is fine */
         fill = ta_scalar_f64(0);
         mts_array_t no_destroy = ta_mts(fill);
         no_destroy.destroy = NULL;
-        mts_tensormap_t *result = functions[i](m.tensor, move, no_destroy, true);
+        mts_tensormap_t *result = KEYS_TO[i](m.tensor, move, no_destroy, true);
         CHECK(result != NULL);
         CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 0);
         ta_destroy(fill);
@@ -934,7 +935,6 @@ static void test_callback_errors(void) {
     long live = ta_live();
     struct small m = small_map(0);
     const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0);
-    keys_to_fn functions[2] = {mts_tensormap_keys_to_properties, mts_tensormap_keys_to_samples};
 
     for (int i = 0; i < 2; i++) {
         /* create fails: NULL, the callback's record prefixed */
@@ -942,7 +942,7 @@ static void test_callback_errors(void) {
         ta_set_fail(m.values[0], TA_CREATE, 5, "no create today");
         struct test_array *fill = ta_scalar_f64(0);
         clear_error();
-        CHECK(functions[i](m.tensor, move, ta_mts(fill), true) == NULL);
+        CHECK(KEYS_TO[i](m.tensor, move, ta_mts(fill), true) == NULL);
         CHECK_STR_EQ(last_message(), "calling mts_array_t.create failed: no create today");
         CHECK_STR_EQ(last_error().origin, TA_ERROR_ORIGIN);
         struct ta_error_data *data = last_error().data;
@@ -957,7 +957,7 @@ static void test_callback_errors(void) {
         m.values[0]->fail_sets_error = 1;
         snprintf(m.values[0]->fail_message, sizeof(m.values[0]->fail_message), "no move today");
         fill = ta_scalar_f64(0);
-        CHECK(functions[i](m.tensor, move, ta_mts(fill), true) == NULL);
+        CHECK(KEYS_TO[i](m.tensor, move, ta_mts(fill), true) == NULL);
         CHECK_STR_EQ(last_message(), "calling mts_array_t.move_data failed: no move today");
         CHECK_STR_EQ(last_error().origin, TA_ERROR_ORIGIN);
         CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
@@ -969,7 +969,7 @@ static void test_callback_errors(void) {
         struct test_array *keys_array = labels_array(keys);
         ta_set_fail(keys_array, TA_FROM_DLPACK, MTS_CALLBACK_ERROR, "no import today");
         fill = ta_scalar_f64(0);
-        CHECK(functions[i](m.tensor, move, ta_mts(fill), true) == NULL);
+        CHECK(KEYS_TO[i](m.tensor, move, ta_mts(fill), true) == NULL);
 #ifdef MTS_TEST_REFERENCE
         CHECK_STR_EQ(last_message(), INTERNAL_PREFIX "invalid labels in "
                                                      "remove_dimensions_from_keys: "
