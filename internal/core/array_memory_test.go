@@ -23,26 +23,18 @@ func countingTensor(view Tensor, calls *int) *Tensor {
 	return NewTensor(view, func() { *calls++ })
 }
 
-// dlpackErrorCase breaks a good tensor with edit; from_dlpack must then fail with message.
-type dlpackErrorCase struct {
-	edit    func(*Tensor)
-	message string
-}
-
-// checkDLPackErrors gives fromDLPack each broken tensor: it must return no value, the case's
-// message (then whatever check asserts on the error), and release the tensor exactly once.
-func checkDLPackErrors[T any](t *testing.T, good Tensor, cases []dlpackErrorCase, fromDLPack func(*Tensor) (T, error), check func(error)) {
+// refusedDLPack makes array refuse good changed by edit with message: no typed
+// nil comes back and the tensor is released once. It gives the error.
+func refusedDLPack(t *testing.T, array Array, good Tensor, edit func(*Tensor), message string) error {
 	t.Helper()
-	for _, c := range cases {
-		view := good
-		c.edit(&view)
-		calls := 0
-		out, err := fromDLPack(countingTensor(view, &calls))
-		assert.Nil(t, out, "no typed nil in the interface")
-		assert.Equal(t, c.message, errorMessage(t, err))
-		check(err)
-		assert.Equal(t, 1, calls, c.message)
-	}
+	view := good
+	edit(&view)
+	calls := 0
+	out, err := array.FromDLPack(countingTensor(view, &calls))
+	assert.Nil(t, out, "no typed nil in the interface")
+	assert.Equal(t, message, errorMessage(t, err))
+	assert.Equal(t, 1, calls, message)
+	return err
 }
 
 func TestFormatShapeUsesTheReferenceDebugFormat(t *testing.T) {

@@ -72,12 +72,8 @@ func TestBlockAccessorsAndReferences(t *testing.T) {
 	_, err = block.Labels(3)
 	assert.EqualError(t, err, msgInvalid+"tried to get the labels for axis 3, but we only have 3 axes for this block")
 
-	device, err := block.Device()
-	require.NoError(t, err)
-	assert.Equal(t, CPU, device)
-	dtype, err := block.DType()
-	require.NoError(t, err)
-	assert.Equal(t, Float64, dtype)
+	expectGot(t, CPU)(block.Device())
+	expectGot(t, Float64)(block.DType())
 
 	block.Free()
 	for _, l := range []*ArrayLabels{s, c, p} {

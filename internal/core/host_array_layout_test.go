@@ -81,12 +81,18 @@ func randomBytes(rng *rand.Rand, n int) []byte {
 	return b
 }
 
-func TestHostArraySwapAxesAgainstModel(t *testing.T) {
-	rng := newTestRand(11)
-	dtypes := []DType{{CodeUInt, 8, 1}, {CodeInt, 16, 1}, {CodeFloat, 32, 1}, Float64, {CodeComplex, 128, 1}}
-	for iteration := range 400 {
+// forDTypes runs body iterations times with a generator seeded with seed,
+// cycling through dtypes (size is the dtype's element size).
+func forDTypes(seed uint64, iterations int, dtypes []DType, body func(rng *rand.Rand, dtype DType, size int)) {
+	rng := newTestRand(seed)
+	for iteration := range iterations {
 		dtype := dtypes[iteration%len(dtypes)]
-		size := dtype.ElementSize()
+		body(rng, dtype, dtype.ElementSize())
+	}
+}
+
+func TestHostArraySwapAxesAgainstModel(t *testing.T) {
+	forDTypes(11, 400, []DType{{CodeUInt, 8, 1}, {CodeInt, 16, 1}, {CodeFloat, 32, 1}, Float64, {CodeComplex, 128, 1}}, func(rng *rand.Rand, dtype DType, size int) {
 		shape := randomShape(rng, 1+rng.IntN(5))
 		n, _ := shapeElements(shape, size)
 		data := randomBytes(rng, n*size)
@@ -99,7 +105,7 @@ func TestHostArraySwapAxesAgainstModel(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, expectedShape, got, "shape %v axes %d %d", shape, axis1, axis2)
 		require.Equal(t, expected, a.Bytes(), "shape %v axes %d %d", shape, axis1, axis2)
-	}
+	})
 }
 
 func TestHostArraySwapAxesKeepsTheMemory(t *testing.T) {
@@ -158,11 +164,7 @@ func TestHostArrayReshape(t *testing.T) {
 }
 
 func TestHostArrayMoveDataAgainstModel(t *testing.T) {
-	rng := newTestRand(12)
-	dtypes := []DType{{CodeBool, 8, 1}, {CodeUInt, 16, 1}, {CodeInt, 32, 1}, Float64, {CodeComplex, 128, 1}}
-	for iteration := range 300 {
-		dtype := dtypes[iteration%len(dtypes)]
-		size := dtype.ElementSize()
+	forDTypes(12, 300, []DType{{CodeBool, 8, 1}, {CodeUInt, 16, 1}, {CodeInt, 32, 1}, Float64, {CodeComplex, 128, 1}}, func(rng *rand.Rand, dtype DType, size int) {
 		components := randomShape(rng, rng.IntN(3))
 		inShape := append(append([]uintptr{uintptr(1 + rng.IntN(4))}, components...), uintptr(1+rng.IntN(5)))
 		outShape := append(append([]uintptr{uintptr(1 + rng.IntN(4))}, components...), uintptr(1+rng.IntN(5)))
@@ -189,7 +191,7 @@ func TestHostArrayMoveDataAgainstModel(t *testing.T) {
 		expected := modelMoveData(outData, outShape, inData, inShape, size, movements)
 		require.Equal(t, expected, out.Bytes(), "in %v out %v moves %v", inShape, outShape, movements)
 		require.Equal(t, inData, in.Bytes(), "the input is not modified")
-	}
+	})
 }
 
 func TestHostArrayMoveDataWithinOneArray(t *testing.T) {

@@ -125,22 +125,14 @@ func TestNewHostArrayEveryDType(t *testing.T) {
 		a, err := NewHostArray(dtype, []uintptr{2, 3})
 		require.NoError(t, err, dtype.String())
 		assert.Equal(t, make([]byte, 6*dtype.ElementSize()), a.Bytes(), dtype.String())
-		got, err := a.DType()
-		require.NoError(t, err)
-		assert.Equal(t, dtype, got)
-		shape, err := a.Shape()
-		require.NoError(t, err)
-		assert.Equal(t, []uintptr{2, 3}, shape)
-		device, err := a.Device()
-		require.NoError(t, err)
-		assert.Equal(t, CPU, device)
+		expectGot(t, dtype)(a.DType())
+		expectGot(t, []uintptr{2, 3})(a.Shape())
+		expectGot(t, CPU)(a.Device())
 	}
 
 	scalar, err := NewHostArray(Float64, nil)
 	require.NoError(t, err)
-	shape, err := scalar.Shape()
-	require.NoError(t, err)
-	assert.Equal(t, []uintptr{}, shape)
+	expectGot(t, []uintptr{})(scalar.Shape())
 	assert.Len(t, scalar.Bytes(), 8)
 
 	empty, err := NewHostArray(Float64, []uintptr{3, 0})
@@ -286,16 +278,33 @@ func checkAsDLPackErrors(t *testing.T, a Array, cases []asDLPackErrorCase) {
 	}
 }
 
+// cpuOnlyAsDLPackErrors gives the calls that an array on the CPU refuses, in
+// order: on CUDA:0, on CPU:1, with stream, asking for newer and for v0.8;
+// messages are their errors.
+func cpuOnlyAsDLPackErrors(stream *int64, newer DLPackVersion, messages [5]string) []asDLPackErrorCase {
+	cases := []asDLPackErrorCase{
+		{device: Device{DeviceCUDA, 0}, version: CurrentDLPack},
+		{device: Device{DeviceCPU, 1}, version: CurrentDLPack},
+		{device: CPU, stream: stream, version: CurrentDLPack},
+		{device: CPU, version: newer},
+		{device: CPU, version: DLPackVersion{0, 8}},
+	}
+	for i := range cases {
+		cases[i].message = messages[i]
+	}
+	return cases
+}
+
 func TestHostArrayAsDLPackErrors(t *testing.T) {
 	a := int64Array(t, []uintptr{1}, 1)
 	stream := int64(0)
-	checkAsDLPackErrors(t, a, []asDLPackErrorCase{
-		{Device{DeviceCUDA, 0}, nil, CurrentDLPack, "invalid `device` CUDA:0 for HostArray.AsDLPack: the data only exists on CPU:0"},
-		{Device{DeviceCPU, 1}, nil, CurrentDLPack, "invalid `device` CPU:1 for HostArray.AsDLPack: the data only exists on CPU:0"},
-		{CPU, &stream, CurrentDLPack, "invalid `stream` for HostArray.AsDLPack: it must be NULL for data on the CPU"},
-		{CPU, nil, DLPackVersion{2, 0}, "invalid `max_version` v2.0 for HostArray.AsDLPack: only DLPack v1.x is supported"},
-		{CPU, nil, DLPackVersion{0, 8}, "invalid `max_version` v0.8 for HostArray.AsDLPack: only DLPack v1.x is supported"},
-	})
+	checkAsDLPackErrors(t, a, cpuOnlyAsDLPackErrors(&stream, DLPackVersion{2, 0}, [5]string{
+		"invalid `device` CUDA:0 for HostArray.AsDLPack: the data only exists on CPU:0",
+		"invalid `device` CPU:1 for HostArray.AsDLPack: the data only exists on CPU:0",
+		"invalid `stream` for HostArray.AsDLPack: it must be NULL for data on the CPU",
+		"invalid `max_version` v2.0 for HostArray.AsDLPack: only DLPack v1.x is supported",
+		"invalid `max_version` v0.8 for HostArray.AsDLPack: only DLPack v1.x is supported",
+	}))
 }
 
 func TestHostArrayEveryDTypeRoundTrip(t *testing.T) {
@@ -316,12 +325,8 @@ func TestHostArrayEveryDTypeRoundTrip(t *testing.T) {
 		b := back.(*HostArray)
 		assert.Equal(t, bytes, b.Bytes(), dtype.String())
 		assert.NotSame(t, &a.Bytes()[0], &b.Bytes()[0], "FromDLPack copies")
-		got, err := b.DType()
-		require.NoError(t, err)
-		assert.Equal(t, dtype, got)
-		gotShape, err := b.Shape()
-		require.NoError(t, err)
-		assert.Equal(t, shape, gotShape)
+		expectGot(t, dtype)(b.DType())
+		expectGot(t, shape)(b.Shape())
 		origin, err := b.Origin()
 		require.NoError(t, err)
 		assert.Equal(t, HostArrayOriginName, OriginName(origin))
@@ -382,7 +387,10 @@ func TestHostArrayFromDLPackErrorsReleaseOnce(t *testing.T) {
 		Version: CurrentDLPack, Data: unsafe.Pointer(&value), Device: CPU, DType: Float64,
 		Shape: []int64{1},
 	}
-	cases := []dlpackErrorCase{
+	cases := []struct {
+		edit    func(*Tensor)
+		message string
+	}{
 		{func(t *Tensor) { t.Version = DLPackVersion{0, 8} },
 			"invalid `tensor` for HostArray.FromDLPack: DLPack v0.8 is not supported, only v1.x is"},
 		{func(t *Tensor) { t.Version = DLPackVersion{2, 0} },
@@ -401,7 +409,9 @@ func TestHostArrayFromDLPackErrorsReleaseOnce(t *testing.T) {
 			"invalid `tensor` for HostArray.FromDLPack: a tensor of shape [70368744177664] and dtype f64 is too large"},
 	}
 	a := int64Array(t, []uintptr{1}, 1)
-	checkDLPackErrors(t, good, cases, a.FromDLPack, func(error) {})
+	for _, c := range cases {
+		refusedDLPack(t, a, good, c.edit, c.message)
+	}
 
 	out, err := a.FromDLPack(nil)
 	assert.Nil(t, out)
@@ -412,9 +422,7 @@ func TestHostArrayFromDLPackErrorsReleaseOnce(t *testing.T) {
 	out, err = a.FromDLPack(countingTensor(Tensor{Version: CurrentDLPack, Device: CPU, DType: Float64, Shape: []int64{0, 2}}, &calls))
 	require.NoError(t, err)
 	assert.Equal(t, 1, calls)
-	shape, err := out.Shape()
-	require.NoError(t, err)
-	assert.Equal(t, []uintptr{0, 2}, shape)
+	expectGot(t, []uintptr{0, 2})(out.Shape())
 }
 
 func TestHostArrayShapeIsACopy(t *testing.T) {
@@ -422,17 +430,13 @@ func TestHostArrayShapeIsACopy(t *testing.T) {
 	shape, err := a.Shape()
 	require.NoError(t, err)
 	shape[0] = 7
-	again, err := a.Shape()
-	require.NoError(t, err)
-	assert.Equal(t, []uintptr{2, 1}, again)
+	expectGot(t, []uintptr{2, 1})(a.Shape())
 
 	input := []uintptr{1, 2}
 	b, err := NewHostArray(Float64, input)
 	require.NoError(t, err)
 	input[0] = 9
-	again, err = b.Shape()
-	require.NoError(t, err)
-	assert.Equal(t, []uintptr{1, 2}, again)
+	expectGot(t, []uintptr{1, 2})(b.Shape())
 }
 
 func TestHostArrayCreate(t *testing.T) {
@@ -448,12 +452,8 @@ func TestHostArrayCreate(t *testing.T) {
 		out, err := a.Create([]uintptr{2, 3, 2}, fill)
 		require.NoError(t, err, dtype.String())
 		created := out.(*HostArray)
-		shape, err := created.Shape()
-		require.NoError(t, err)
-		assert.Equal(t, []uintptr{2, 3, 2}, shape)
-		got, err := created.DType()
-		require.NoError(t, err)
-		assert.Equal(t, dtype, got)
+		expectGot(t, []uintptr{2, 3, 2})(created.Shape())
+		expectGot(t, dtype)(created.DType())
 		assert.Equal(t, slices.Repeat(value, 12), created.Bytes(), dtype.String())
 
 		// fill is borrowed: still usable afterwards.

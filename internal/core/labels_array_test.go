@@ -17,15 +17,9 @@ func TestReadOnlyLabelsValuesAccessors(t *testing.T) {
 	assert.Equal(t, 3, a.Count())
 	assert.Equal(t, 2, a.Size())
 
-	shape, err := a.Shape()
-	require.NoError(t, err)
-	assert.Equal(t, []uintptr{3, 2}, shape)
-	dtype, err := a.DType()
-	require.NoError(t, err)
-	assert.Equal(t, Int32, dtype)
-	device, err := a.Device()
-	require.NoError(t, err)
-	assert.Equal(t, CPU, device)
+	expectGot(t, []uintptr{3, 2})(a.Shape())
+	expectGot(t, Int32)(a.DType())
+	expectGot(t, CPU)(a.Device())
 	a.Destroy()
 	a.Destroy()
 	assert.Equal(t, []int32{1, 2, 3, 4, 5, 6}, values, "never modified")
@@ -100,16 +94,16 @@ func TestReadOnlyLabelsValuesAsDLPack(t *testing.T) {
 func TestReadOnlyLabelsValuesAsDLPackErrors(t *testing.T) {
 	a := NewReadOnlyLabelsValues([]int32{1}, 1, 1)
 	stream := int64(-1)
-	checkAsDLPackErrors(t, a, []asDLPackErrorCase{
-		{Device{DeviceCUDA, 0}, nil, CurrentDLPack, "labels values owned by metatensor-core only exist on CPU"},
-		{Device{DeviceCPU, 1}, nil, CurrentDLPack, "labels values owned by metatensor-core only exist on CPU"},
-		{CPU, &stream, CurrentDLPack, "`stream` must be None for CPU data"},
-		{CPU, nil, DLPackVersion{2, 1}, "invalid `max_version` in LabelsArray::as_dlpack: we got v2.1, but we support v1.3"},
-		{CPU, nil, DLPackVersion{0, 8}, "invalid `max_version` in LabelsArray::as_dlpack: we got v0.8, but we support v1.3"},
+	onlyCPU := "labels values owned by metatensor-core only exist on CPU"
+	noStream := "`stream` must be None for CPU data"
+	cases := cpuOnlyAsDLPackErrors(&stream, DLPackVersion{2, 1}, [5]string{onlyCPU, onlyCPU, noStream,
+		"invalid `max_version` in LabelsArray::as_dlpack: we got v2.1, but we support v1.3",
+		"invalid `max_version` in LabelsArray::as_dlpack: we got v0.8, but we support v1.3"})
+	checkAsDLPackErrors(t, a, append(cases,
 		// The device is checked first, then the stream.
-		{Device{DeviceCUDA, 0}, &stream, DLPackVersion{2, 0}, "labels values owned by metatensor-core only exist on CPU"},
-		{CPU, &stream, DLPackVersion{2, 0}, "`stream` must be None for CPU data"},
-	})
+		asDLPackErrorCase{Device{DeviceCUDA, 0}, &stream, DLPackVersion{2, 0}, onlyCPU},
+		asDLPackErrorCase{CPU, &stream, DLPackVersion{2, 0}, noStream},
+	))
 }
 
 func TestReadOnlyLabelsValuesFromDLPack(t *testing.T) {
@@ -153,9 +147,7 @@ func TestReadOnlyLabelsValuesFromDLPack(t *testing.T) {
 		out, err := (*ReadOnlyLabelsValues)(nil).FromDLPack(countingTensor(Tensor{Version: CurrentDLPack, Device: CPU, DType: Int32, Shape: shape}, &calls))
 		require.NoError(t, err, "FromDLPack does not need the receiver")
 		assert.Equal(t, 1, calls)
-		got, err := out.Shape()
-		require.NoError(t, err)
-		assert.Equal(t, []uintptr{uintptr(shape[0]), uintptr(shape[1])}, got)
+		expectGot(t, []uintptr{uintptr(shape[0]), uintptr(shape[1])})(out.Shape())
 		assert.Empty(t, out.(*ReadOnlyLabelsValues).Values())
 	}
 }
@@ -166,7 +158,10 @@ func TestReadOnlyLabelsValuesFromDLPackErrorsReleaseOnce(t *testing.T) {
 		Version: CurrentDLPack, Data: unsafe.Pointer(&values[0]), Device: CPU, DType: Int32,
 		Shape: []int64{1, 2},
 	}
-	cases := []dlpackErrorCase{
+	cases := []struct {
+		edit    func(*Tensor)
+		message string
+	}{
 		{func(t *Tensor) { t.Device = Device{DeviceCUDA, 0} }, "labels values can not be created from dlpack tensors that are not on CPU"},
 		{func(t *Tensor) { t.Device = Device{DeviceCUDAHost, 0} }, "labels values can not be created from dlpack tensors that are not on CPU"},
 		{func(t *Tensor) { t.Version = DLPackVersion{2, 0} }, "unsupported DLPack version in LabelsArray::from_dlpack: we got v2.0, but we support v1.x"},
@@ -183,9 +178,10 @@ func TestReadOnlyLabelsValuesFromDLPackErrorsReleaseOnce(t *testing.T) {
 		{func(t *Tensor) { t.Shape = []int64{1 << 40, 1 << 40} }, "invalid tensor for labels values: a tensor of shape [1099511627776, 1099511627776] and dtype i32 is too large"},
 	}
 	a := NewReadOnlyLabelsValues(nil, 0, 0)
-	checkDLPackErrors(t, good, cases, a.FromDLPack, func(err error) {
+	for _, c := range cases {
+		err := refusedDLPack(t, a, good, c.edit, c.message)
 		assert.ErrorIs(t, err, &Error{Status: InvalidParameterError})
-	})
+	}
 
 	out, err := a.FromDLPack(nil)
 	assert.Nil(t, out)
@@ -227,9 +223,7 @@ func TestReadOnlyLabelsValuesUnsupportedOperations(t *testing.T) {
 
 	// Nothing changed, and fill was not consumed.
 	assert.Equal(t, []int32{1, 2}, a.Values())
-	shape, err := a.Shape()
-	require.NoError(t, err)
-	assert.Equal(t, []uintptr{1, 2}, shape)
+	expectGot(t, []uintptr{1, 2})(a.Shape())
 	assert.Equal(t, make([]byte, 4), fill.Bytes())
 }
 

@@ -42,72 +42,55 @@ func benchLabels(b *testing.B, values []int32) *Labels {
 	return l
 }
 
-// Labels/small of the reference: checked creation of 5x3 labels.
-func BenchmarkLabelsSmall(b *testing.B) {
-	values := []int32{0, 1, 2, 1, 2, 3, 2, 3, 4, 3, 4, 5, 4, 5, 6}
+// benchCreate times the creation of labels of count rows of values, checked or assumed unique,
+// followed by one lookup of the last row (99, 99, 99) in 1e6 rows when lookup is set.
+func benchCreate(b *testing.B, values []int32, count int, unique, lookup bool) {
+	create := NewLabels
+	if unique {
+		create = NewLabelsAssumeUnique
+	}
 	for b.Loop() {
-		if _, err := NewLabels(benchNames, values, 5); err != nil {
+		l, err := create(benchNames, values, count)
+		if err != nil {
 			b.Fatal(err)
 		}
+		if !lookup {
+			continue
+		}
+		if p, _ := l.Position([]int32{99, 99, 99}); p != 999_999 {
+			b.Fatal(p)
+		}
 	}
+}
+
+// Labels/small of the reference: checked creation of 5x3 labels.
+func BenchmarkLabelsSmall(b *testing.B) {
+	benchCreate(b, []int32{0, 1, 2, 1, 2, 3, 2, 3, 4, 3, 4, 5, 4, 5, 6}, 5, false, false)
 }
 
 // Labels/large of the reference: checked creation of 1e6x3 sorted labels.
 func BenchmarkLabelsLarge(b *testing.B) {
-	values := benchValues()
-	for b.Loop() {
-		if _, err := NewLabels(benchNames, values, 1_000_000); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchCreate(b, benchValues(), 1_000_000, false, false)
 }
 
 // Checked creation of the same rows, shuffled: the check builds the index.
 func BenchmarkLabelsLargeUnsorted(b *testing.B) {
-	values := benchShuffled()
-	for b.Loop() {
-		if _, err := NewLabels(benchNames, values, 1_000_000); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchCreate(b, benchShuffled(), 1_000_000, false, false)
 }
 
 // Checked creation then one lookup, which builds the index of sorted labels.
 func BenchmarkLabelsLargeThenPosition(b *testing.B) {
-	values := benchValues()
-	for b.Loop() {
-		l, err := NewLabels(benchNames, values, 1_000_000)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if p, _ := l.Position([]int32{99, 99, 99}); p != 999_999 {
-			b.Fatal(p)
-		}
-	}
+	benchCreate(b, benchValues(), 1_000_000, false, true)
 }
 
 // Labels/large_assume_unique of the reference: nothing read at creation.
 func BenchmarkLabelsLargeAssumeUnique(b *testing.B) {
-	values := benchValues()
-	for b.Loop() {
-		if _, err := NewLabelsAssumeUnique(benchNames, values, 1_000_000); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchCreate(b, benchValues(), 1_000_000, true, false)
 }
 
 // Creation with assume-unique then one lookup: the index is built lazily.
 func BenchmarkLabelsLargeAssumeUniqueThenPosition(b *testing.B) {
-	values := benchValues()
-	for b.Loop() {
-		l, err := NewLabelsAssumeUnique(benchNames, values, 1_000_000)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if p, _ := l.Position([]int32{99, 99, 99}); p != 999_999 {
-			b.Fatal(p)
-		}
-	}
+	benchCreate(b, benchValues(), 1_000_000, true, true)
 }
 
 // One lookup (present rows, spread over the labels) in 1e6x3 labels with a built index.

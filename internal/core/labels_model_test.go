@@ -201,39 +201,6 @@ func modelNewLabelsError(names []string, values []int32, count int, checked bool
 	return ""
 }
 
-// randomNames draws a width from 1 to 6 (its first names of a to f), then a spread of values
-// from 1 to maxSpread.
-func randomNames(rng *rand.Rand, maxSpread int) ([]string, int32) {
-	size := 1 + rng.IntN(6)
-	spread := int32(1 + rng.IntN(maxSpread))
-	return []string{"a", "b", "c", "d", "e", "f"}[:size], spread
-}
-
-// requireSetOpsAsModel checks union, intersection and difference of first and second (whose
-// rows are a and b) against the model.
-func requireSetOpsAsModel(t *testing.T, names []string, a, b [][]int32, first, second *Labels) {
-	t.Helper()
-	rows, am, bm := modelUnion(a, b)
-	union, fm, sm, err := Union(first, second)
-	require.NoError(t, err)
-	requireLabels(t, names, rows, union)
-	require.Equal(t, am, fm)
-	require.Equal(t, bm, sm)
-
-	rows, am, bm = modelIntersection(a, b)
-	inter, fm, sm, err := Intersection(first, second)
-	require.NoError(t, err)
-	requireLabels(t, names, rows, inter)
-	require.Equal(t, am, fm)
-	require.Equal(t, bm, sm)
-
-	rows, am = modelDifference(a, b)
-	diff, fm, err := Difference(first, second)
-	require.NoError(t, err)
-	requireLabels(t, names, rows, diff)
-	require.Equal(t, am, fm)
-}
-
 // randomRows draws up to n distinct rows of the given width with values in [lo, hi),
 // shuffled or sorted.
 func randomRows(rng *rand.Rand, size, n int, lo, hi int32, sorted bool) [][]int32 {
@@ -271,6 +238,34 @@ func mustLabels(t testing.TB, names []string, rows [][]int32, checked bool) *Lab
 	return l
 }
 
+// requireSetOpsAsModel checks Union, Intersection and Difference of first and
+// second (the rows a and b under names) against the model.
+func requireSetOpsAsModel(t testing.TB, names []string, a, b [][]int32, first, second *Labels) {
+	t.Helper()
+	rows, am, bm := modelUnion(a, b)
+	union, fm, sm, err := Union(first, second)
+	requireOpAsModel(t, names, rows, union, err, [2][]int64{am, fm}, [2][]int64{bm, sm})
+
+	rows, am, bm = modelIntersection(a, b)
+	inter, fm, sm, err := Intersection(first, second)
+	requireOpAsModel(t, names, rows, inter, err, [2][]int64{am, fm}, [2][]int64{bm, sm})
+
+	rows, am = modelDifference(a, b)
+	diff, fm, err := Difference(first, second)
+	requireOpAsModel(t, names, rows, diff, err, [2][]int64{am, fm})
+}
+
+// requireOpAsModel checks one operation's result and error against the
+// model's rows, and each mapping pair (the model's, the operation's).
+func requireOpAsModel(t testing.TB, names []string, rows [][]int32, got *Labels, err error, mappings ...[2][]int64) {
+	t.Helper()
+	require.NoError(t, err)
+	requireLabels(t, names, rows, got)
+	for _, mapping := range mappings {
+		require.Equal(t, mapping[0], mapping[1])
+	}
+}
+
 // requireLabels checks l against the model rows.
 func requireLabels(t testing.TB, names []string, rows [][]int32, l *Labels) {
 	t.Helper()
@@ -288,6 +283,18 @@ func requireLabels(t testing.TB, names []string, rows [][]int32, l *Labels) {
 		p, err := l.Position(row)
 		require.NoError(t, err)
 		require.Equal(t, i, p)
+	}
+}
+
+// forRandomWidths runs body 500 times with a generator seeded with seed, the
+// names of a random width from 1 to 6 and a random spread from 1 to maxSpread.
+func forRandomWidths(seed uint64, maxSpread int, body func(rng *rand.Rand, names []string, spread int32)) {
+	rng := newTestRand(seed)
+	names := []string{"a", "b", "c", "d", "e", "f"}
+	for range 500 {
+		size := 1 + rng.IntN(6)
+		spread := int32(1 + rng.IntN(maxSpread))
+		body(rng, names[:size], spread)
 	}
 }
 

@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -88,9 +89,7 @@ func TestSelectSubsetOfDimensions(t *testing.T) {
 }
 
 func TestSelectAgainstModel(t *testing.T) {
-	rng := newTestRand(3)
-	for range 500 {
-		names, spread := randomNames(rng, 4)
+	forRandomWidths(3, 4, func(rng *rand.Rand, names []string, spread int32) {
 		rows := randomRows(rng, len(names), rng.IntN(80), -spread, spread, rng.IntN(2) == 0)
 		labels := mustLabels(t, names, rows, rng.IntN(2) == 0)
 
@@ -118,7 +117,7 @@ func TestSelectAgainstModel(t *testing.T) {
 
 		want, wantErr := modelSelect(names, rows, selNames, selRows)
 		requireSelectAsModel(t, labels, selection, want, wantErr)
-	}
+	})
 }
 
 // requireSelectAsModel checks Select(labels, selection) against the model's answer: want, or

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,36 +15,37 @@ func pairs(t testing.TB, values ...int32) *Labels {
 	return l
 }
 
+// requireSetOp checks op(first, second): its values and both mappings (nil
+// for an empty one); it gives the result.
+func requireSetOp(t *testing.T, op func(first, second *Labels) (*Labels, []int64, []int64, error), first, second *Labels, values []int32, firstMap, secondMap []int64) *Labels {
+	t.Helper()
+	result, fm, sm, err := op(first, second)
+	require.NoError(t, err)
+	assert.Equal(t, values, result.Values())
+	for _, mapping := range [][2][]int64{{firstMap, fm}, {secondMap, sm}} {
+		if mapping[0] == nil {
+			assert.Empty(t, mapping[1])
+		} else {
+			assert.Equal(t, mapping[0], mapping[1])
+		}
+	}
+	return result
+}
+
 func TestUnion(t *testing.T) {
 	first := pairs(t, 0, 1, 1, 2)
 	second := pairs(t, 2, 3, 1, 2, 4, 5)
 
-	union, fm, sm, err := Union(first, second)
-	require.NoError(t, err)
+	union := requireSetOp(t, Union, first, second, []int32{0, 1, 1, 2, 2, 3, 4, 5}, []int64{0, 1}, []int64{2, 1, 3})
 	assert.Equal(t, []string{"aa", "bb"}, union.Names())
-	assert.Equal(t, []int32{0, 1, 1, 2, 2, 3, 4, 5}, union.Values())
-	assert.Equal(t, []int64{0, 1}, fm)
-	assert.Equal(t, []int64{2, 1, 3}, sm)
 
-	union, fm, sm, err = Union(second, first)
-	require.NoError(t, err)
-	assert.Equal(t, []int32{2, 3, 1, 2, 4, 5, 0, 1}, union.Values())
-	assert.Equal(t, []int64{0, 1, 2}, fm)
-	assert.Equal(t, []int64{3, 1}, sm)
+	union = requireSetOp(t, Union, second, first, []int32{2, 3, 1, 2, 4, 5, 0, 1}, []int64{0, 1, 2}, []int64{3, 1})
 	assert.False(t, union.IsSorted())
 
 	empty := pairs(t)
-	union, fm, sm, err = Union(first, empty)
-	require.NoError(t, err)
-	assert.Equal(t, []int32{0, 1, 1, 2}, union.Values())
-	assert.Equal(t, []int64{0, 1}, fm)
-	assert.Empty(t, sm)
+	union = requireSetOp(t, Union, first, empty, []int32{0, 1, 1, 2}, []int64{0, 1}, nil)
 
-	union, fm, sm, err = Union(empty, second)
-	require.NoError(t, err)
-	assert.Equal(t, second.Values(), union.Values())
-	assert.Empty(t, fm)
-	assert.Equal(t, []int64{0, 1, 2}, sm)
+	union = requireSetOp(t, Union, empty, second, second.Values(), nil, []int64{0, 1, 2})
 
 	// The result is a labels like any other: its index is built on demand.
 	p, err := union.Position([]int32{1, 2})
@@ -55,20 +57,12 @@ func TestIntersection(t *testing.T) {
 	first := pairs(t, 0, 1, 1, 2)
 	second := pairs(t, 2, 3, 1, 2, 4, 5)
 
-	inter, fm, sm, err := Intersection(first, second)
-	require.NoError(t, err)
+	inter := requireSetOp(t, Intersection, first, second, []int32{1, 2}, []int64{-1, 0}, []int64{-1, 0, -1})
 	assert.Equal(t, []string{"aa", "bb"}, inter.Names())
-	assert.Equal(t, []int32{1, 2}, inter.Values())
-	assert.Equal(t, []int64{-1, 0}, fm)
-	assert.Equal(t, []int64{-1, 0, -1}, sm)
 
-	inter, fm, sm, err = Intersection(second, first)
-	require.NoError(t, err)
-	assert.Equal(t, []int32{1, 2}, inter.Values())
-	assert.Equal(t, []int64{-1, 0, -1}, fm)
-	assert.Equal(t, []int64{-1, 0}, sm)
+	inter = requireSetOp(t, Intersection, second, first, []int32{1, 2}, []int64{-1, 0, -1}, []int64{-1, 0})
 
-	inter, fm, sm, err = Intersection(first, pairs(t))
+	inter, fm, sm, err := Intersection(first, pairs(t))
 	require.NoError(t, err)
 	assert.Equal(t, 0, inter.Count())
 	assert.Equal(t, []int64{-1, -1}, fm)
@@ -77,11 +71,7 @@ func TestIntersection(t *testing.T) {
 	// The result follows the smaller input, first on ties.
 	big := pairs(t, 5, 5, 3, 3, 1, 1, 4, 4)
 	small := pairs(t, 1, 1, 3, 3, 9, 9)
-	inter, fm, sm, err = Intersection(big, small)
-	require.NoError(t, err)
-	assert.Equal(t, []int32{1, 1, 3, 3}, inter.Values())
-	assert.Equal(t, []int64{-1, 1, 0, -1}, fm)
-	assert.Equal(t, []int64{0, 1, -1}, sm)
+	inter = requireSetOp(t, Intersection, big, small, []int32{1, 1, 3, 3}, []int64{-1, 1, 0, -1}, []int64{0, 1, -1})
 	assert.True(t, inter.IsSorted())
 	assert.Equal(t, sortedYes, inter.sorted.Load(), "the sorted flag of the smaller input carries over")
 
@@ -162,9 +152,7 @@ func TestSetOperationsDimensions(t *testing.T) {
 // labels: widths 1 to 6 (the specialised and generic index paths), sorted or not, checked or
 // assume-unique, overlapping heavily or barely.
 func TestSetOperationsAgainstModel(t *testing.T) {
-	rng := newTestRand(2)
-	for range 500 {
-		names, spread := randomNames(rng, 6)
+	forRandomWidths(2, 6, func(rng *rand.Rand, names []string, spread int32) {
 		a := randomRows(rng, len(names), rng.IntN(60), -spread, spread, rng.IntN(2) == 0)
 		b := randomRows(rng, len(names), rng.IntN(60), -spread, spread, rng.IntN(2) == 0)
 		first := mustLabels(t, names, a, rng.IntN(2) == 0)
@@ -175,5 +163,5 @@ func TestSetOperationsAgainstModel(t *testing.T) {
 		}
 
 		requireSetOpsAsModel(t, names, a, b, first, second)
-	}
+	})
 }

@@ -6,27 +6,31 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// infoOf gives an info set from key, value pairs, in order.
+func infoOf(t testing.TB, pairs ...string) *Info {
+	t.Helper()
+	info := &Info{}
+	for i := 0; i < len(pairs); i += 2 {
+		require.NoError(t, info.Set(pairs[i], pairs[i+1]))
+	}
+	return info
+}
+
 func TestInfoJSONEncoding(t *testing.T) {
-	var info Info
-	require.NoError(t, info.Set("zeta", "last"))
-	require.NoError(t, info.Set("alpha", "quote \" backslash \\ newline \n tab \t bell \x07 é"))
-	require.NoError(t, info.Set("mid", ""))
+	info := infoOf(t, "zeta", "last", "alpha", "quote \" backslash \\ newline \n tab \t bell \x07 é", "mid", "")
 	require.Equal(t,
 		"{\n  \"alpha\": \"quote \\\" backslash \\\\ newline \\n tab \\t bell \\u0007 é\",\n"+
 			"  \"mid\": \"\",\n  \"zeta\": \"last\"\n}",
-		string(encodeInfoJSON(&info)))
+		string(encodeInfoJSON(info)))
 
-	var single Info
-	require.NoError(t, single.Set("test", "value"))
-	require.Equal(t, "{\n  \"test\": \"value\"\n}", string(encodeInfoJSON(&single)))
+	single := infoOf(t, "test", "value")
+	require.Equal(t, "{\n  \"test\": \"value\"\n}", string(encodeInfoJSON(single)))
 }
 
 func TestInfoJSONRoundTrip(t *testing.T) {
-	var info Info
-	require.NoError(t, info.Set("b", "x\"y\\z\n\r\b\f\x01"))
-	require.NoError(t, info.Set("a", "ünïcode"))
+	info := infoOf(t, "b", "x\"y\\z\n\r\b\f\x01", "a", "ünïcode")
 	var decoded Info
-	require.NoError(t, decodeInfoJSON(encodeInfoJSON(&info), &decoded))
+	require.NoError(t, decodeInfoJSON(encodeInfoJSON(info), &decoded))
 	// Sorted on write, file order on read.
 	require.Equal(t, []string{"a", "b"}, decoded.Keys())
 	for _, key := range info.Keys() {

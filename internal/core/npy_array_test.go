@@ -375,11 +375,12 @@ func TestReadNpyArrayFollowsStrides(t *testing.T) {
 
 func TestReadNpyArrayErrorsBeforeCreate(t *testing.T) {
 	f8 := func(dictionary string) []byte { return npyFile(1, dictionary+"\n", make([]byte, 48)) }
-	for _, c := range []struct {
+	type refusal struct {
 		data    []byte
 		status  Status
 		message string
-	}{
+	}
+	cases := []refusal{
 		{[]byte("\x93NUMPZ\x01\x00"), SerializationError, "start does not match magic string"},
 		{f8("{'descr': '<f8', 'fortran_order': True, 'shape': (2, 3)}"), SerializationError,
 			"data can not be loaded from fortran-order arrays"},
@@ -387,29 +388,31 @@ func TestReadNpyArrayErrorsBeforeCreate(t *testing.T) {
 			"data can not be loaded from fortran-order arrays"},
 		{f8("{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': (2, 3)}"), SerializationError,
 			"structured arrays are not supported"},
-		{f8("{'descr': '|f8', 'fortran_order': False, 'shape': (2, 3)}"), SerializationError,
-			"endianness '|' (not applicable) is not supported in type descriptor: |f8"},
-		{f8("{'descr': '|u1', 'fortran_order': False, 'shape': (2, 3)}"), SerializationError,
-			"endianness '|' (not applicable) is not supported in type descriptor: |u1"},
-		{f8("{'descr': 'f8', 'fortran_order': False, 'shape': (2, 3)}"), SerializationError,
-			"invalid type descriptor: f8"},
-		{f8("{'descr': '!f8', 'fortran_order': False, 'shape': (2, 3)}"), SerializationError,
-			"unknown endianness in type descriptor: !f8"},
-		{f8("{'descr': '<fx', 'fortran_order': False, 'shape': (2, 3)}"), SerializationError,
-			"invalid size in type descriptor: <fx"},
-		{f8("{'descr': '<f256', 'fortran_order': False, 'shape': (2, 3)}"), SerializationError,
-			"invalid size in type descriptor: <f256"},
-		{f8("{'descr': '<f3', 'fortran_order': False, 'shape': (2, 3)}"), SerializationError,
-			"unsupported type descriptor: <f3"},
-		{f8("{'descr': '<U8', 'fortran_order': False, 'shape': (0, 3)}"), SerializationError,
-			"unsupported type descriptor: <U8"},
-		// Declared shapes larger than the entry: truncated data, found before allocating.
-		{f8("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 4)}"), IOError, "failed to fill whole buffer"},
-		{f8("{'descr': '<c16', 'fortran_order': False, 'shape': (1000000, 1000000)}"), IOError,
-			"failed to fill whole buffer"},
-		{f8("{'descr': '<f8', 'fortran_order': False, 'shape': (18446744073709551615, 18446744073709551615, 2)}"), IOError,
-			"failed to fill whole buffer"},
+	}
+	// Type descriptors refused, by reason (the message ends with the descriptor).
+	for _, reason := range [][]string{
+		{"endianness '|' (not applicable) is not supported in type descriptor: ", "|f8", "|u1"},
+		{"invalid type descriptor: ", "f8"},
+		{"unknown endianness in type descriptor: ", "!f8"},
+		{"invalid size in type descriptor: ", "<fx", "<f256"},
+		{"unsupported type descriptor: ", "<f3"},
 	} {
+		for _, descr := range reason[1:] {
+			data := f8("{'descr': '" + descr + "', 'fortran_order': False, 'shape': (2, 3)}")
+			cases = append(cases, refusal{data, SerializationError, reason[0] + descr})
+		}
+	}
+	cases = append(cases, refusal{f8("{'descr': '<U8', 'fortran_order': False, 'shape': (0, 3)}"),
+		SerializationError, "unsupported type descriptor: <U8"})
+	// Declared shapes larger than the entry: truncated data, found before allocating.
+	for _, dictionary := range []string{
+		"{'descr': '<f8', 'fortran_order': False, 'shape': (2, 4)}",
+		"{'descr': '<c16', 'fortran_order': False, 'shape': (1000000, 1000000)}",
+		"{'descr': '<f8', 'fortran_order': False, 'shape': (18446744073709551615, 18446744073709551615, 2)}",
+	} {
+		cases = append(cases, refusal{f8(dictionary), IOError, "failed to fill whole buffer"})
+	}
+	for _, c := range cases {
 		counter := &npyCreateCounter{}
 		_, _, err := readNpyBytes(c.data, counter.create)
 		requireCoreError(t, err, c.status, c.message)

@@ -23,6 +23,15 @@ func npyFile(major byte, dictionary string, data []byte) []byte {
 	return append(append(out, dictionary...), data...)
 }
 
+// expectGot gives a check of a getter's results: want, and no error.
+func expectGot[T any](t testing.TB, want T) func(got T, err error) {
+	return func(got T, err error) {
+		t.Helper()
+		require.NoError(t, err)
+		assert.Equal(t, want, got)
+	}
+}
+
 // requireCoreError checks the status and message (without the status prefix) of an error.
 func requireCoreError(t *testing.T, err error, status Status, message string) {
 	t.Helper()

@@ -103,30 +103,37 @@ func TestReadNpyLabelsErrors(t *testing.T) {
 	labels := func(descr, shape string, data int) []byte {
 		return npyFile(1, fmt.Sprintf("{'descr': %s, 'fortran_order': False, 'shape': %s}\n", descr, shape), make([]byte, data))
 	}
+	// Each message, with the files that get it.
 	for _, c := range []struct {
-		data    []byte
+		data    [][]byte
 		status  Status
 		message string
 	}{
-		{npyFile(1, "{'descr': [('a', '<i4')], 'fortran_order': True, 'shape': (1, 2)}\n", make([]byte, 8)),
+		{[][]byte{npyFile(1, "{'descr': [('a', '<i4')], 'fortran_order': True, 'shape': (1, 2)}\n", make([]byte, 8))},
 			SerializationError, "Labels can not be loaded from fortran-order arrays"},
-		{labels("[('a', '<i4')]", "(1, 2)", 8), SerializationError, "Expected a 1-D array when loading Labels"},
-		{labels("'<i4'", "(2, 2)", 16), SerializationError, "Expected a 1-D array when loading Labels"},
-		{labels("'<i4'", "(2,)", 8), SerializationError, "invalid dtype for labels"},
-		{labels("[('a', '<i4'), ('b', '>i4')]", "(1,)", 8), SerializationError, "invalid dtype for labels"},
-		{labels("[('a', '>i4'), ('b', '<i4')]", "(1,)", 8), SerializationError, "invalid dtype for labels"},
-		{labels("[('a', '=i4')]", "(1,)", 4), SerializationError, "invalid dtype for labels"},
-		{labels("[('a', '<i8')]", "(1,)", 8), SerializationError, "invalid dtype for labels"},
-		{labels("[('a', '<u4')]", "(1,)", 4), SerializationError, "invalid dtype for labels"},
-		{labels("[]", "(0,)", 0), SerializationError, "invalid header in file: expected '(', got ']'"},
-		{labels("[('a', '<i4')]", "(2,)", 9), SerializationError, "found 1 extra bytes after the expected end of data"},
-		{labels("[('a', '<i4')]", "(2,)", 7), IOError, "failed to fill whole buffer"},
-		{labels("[('a', '<i4'), ('b', '<i4')]", "(1000000000000,)", 8), IOError, "failed to fill whole buffer"},
-		{labels("[('a', '<i4'), ('b', '<i4')]", "(18446744073709551615,)", 8), IOError, "failed to fill whole buffer"},
-		{[]byte("\x93NUMPY\x09\x00"), SerializationError, "unknown version number: 9.0"},
+		{[][]byte{labels("[('a', '<i4')]", "(1, 2)", 8), labels("'<i4'", "(2, 2)", 16)},
+			SerializationError, "Expected a 1-D array when loading Labels"},
+		{[][]byte{
+			labels("'<i4'", "(2,)", 8),
+			labels("[('a', '<i4'), ('b', '>i4')]", "(1,)", 8),
+			labels("[('a', '>i4'), ('b', '<i4')]", "(1,)", 8),
+			labels("[('a', '=i4')]", "(1,)", 4),
+			labels("[('a', '<i8')]", "(1,)", 8),
+			labels("[('a', '<u4')]", "(1,)", 4),
+		}, SerializationError, "invalid dtype for labels"},
+		{[][]byte{labels("[]", "(0,)", 0)}, SerializationError, "invalid header in file: expected '(', got ']'"},
+		{[][]byte{labels("[('a', '<i4')]", "(2,)", 9)}, SerializationError, "found 1 extra bytes after the expected end of data"},
+		{[][]byte{
+			labels("[('a', '<i4')]", "(2,)", 7),
+			labels("[('a', '<i4'), ('b', '<i4')]", "(1000000000000,)", 8),
+			labels("[('a', '<i4'), ('b', '<i4')]", "(18446744073709551615,)", 8),
+		}, IOError, "failed to fill whole buffer"},
+		{[][]byte{[]byte("\x93NUMPY\x09\x00")}, SerializationError, "unknown version number: 9.0"},
 	} {
-		_, _, _, err := readNpyLabelsBytes(c.data)
-		requireCoreError(t, err, c.status, c.message)
+		for _, data := range c.data {
+			_, _, _, err := readNpyLabelsBytes(data)
+			requireCoreError(t, err, c.status, c.message)
+		}
 	}
 
 	// Data larger than the declared size of the entry is refused before it is allocated, and

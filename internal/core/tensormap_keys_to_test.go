@@ -166,13 +166,8 @@ func ktFixture(t *testing.T, calls *ktCalls) *TensorMap {
 	return ktFixtureWith(t, calls, nil)
 }
 
-// ktLabels makes checked labels whose values live in an array counted by calls.
-func ktLabels(t *testing.T, calls *ktCalls, names []string, rows ...[]int32) *ArrayLabels {
-	t.Helper()
-	return wrappedLabels(t, names, rows, func(host *HostArray) Array { return calls.wrap(host) })
-}
-
-// wrappedLabels makes checked labels whose values are an int32 HostArray given to wrap.
+// wrappedLabels makes checked labels of rows whose values are an int32 host
+// array given to wrap.
 func wrappedLabels(t testing.TB, names []string, rows [][]int32, wrap func(*HostArray) Array) *ArrayLabels {
 	t.Helper()
 	values := make([]int32, 0, len(rows)*len(names))
@@ -184,6 +179,12 @@ func wrappedLabels(t testing.TB, names []string, rows [][]int32, wrap func(*Host
 	labels, err := NewArrayLabels(names, wrap(host), true)
 	require.NoError(t, err)
 	return labels
+}
+
+// ktLabels makes checked labels whose values live in an array counted by calls.
+func ktLabels(t *testing.T, calls *ktCalls, names []string, rows ...[]int32) *ArrayLabels {
+	t.Helper()
+	return wrappedLabels(t, names, rows, func(host *HostArray) Array { return calls.wrap(host) })
 }
 
 // ktFixtureWith is ktFixture, with every labels in arrays counted by labelCalls unless it is
@@ -284,33 +285,6 @@ func ktConcat(parts ...[]float64) []float64 {
 
 // ktState remembers what must come back after an operation: every labels' references and
 // every input array's values.
-// ktMove is the sorted move of the fixture's key_2 to samples, or of its key_1 to properties.
-func ktMove(t *testing.T, samples bool) func(*TensorMap, Array) (*TensorMap, error) {
-	return func(tensor *TensorMap, fill Array) (*TensorMap, error) {
-		if samples {
-			return tensor.KeysToSamples(ktNames(t, "key_2"), fill, true)
-		}
-		return tensor.KeysToProperties(ktNames(t, "key_1"), fill, true)
-	}
-}
-
-// ktMoveFixture builds the fixture with two info entries, snapshots it, and runs move on it
-// with a NaN fill that must be destroyed once; msgAndArgs label that check.
-func ktMoveFixture(t *testing.T, move func(*TensorMap, Array) (*TensorMap, error), msgAndArgs ...interface{}) (*ktCalls, *TensorMap, ktState, *TensorMap) {
-	t.Helper()
-	calls := newKtCalls()
-	tensor := ktFixture(t, calls)
-	require.NoError(t, tensor.info.Set("zeta", "last"))
-	require.NoError(t, tensor.info.Set("alpha", "first"))
-	state := ktSnapshot(t, tensor)
-
-	fill, fillCalls := ktFill(t, math.NaN())
-	result, err := move(tensor, fill)
-	require.NoError(t, err)
-	assert.Equal(t, 1, fillCalls.destroys, msgAndArgs...)
-	return calls, tensor, state, result
-}
-
 type ktState struct {
 	references map[*ArrayLabels]int64
 	values     map[*Block][]float64
@@ -346,13 +320,51 @@ func (s ktState) check(t *testing.T) {
 	}
 }
 
-func TestKeysToSamplesFixture(t *testing.T) {
-	calls, tensor, state, result := ktMoveFixture(t, ktMove(t, true), "fill destroyed once")
-	defer tensor.Free()
+// ktMove is KeysToSamples or KeysToProperties.
+type ktMove func(t *TensorMap, keysToMove *ArrayLabels, fill Array, sortSamples bool) (*TensorMap, error)
 
-	assert.Equal(t, []string{"key_1"}, result.keys.Names())
-	assert.Equal(t, [][]int32{{0}, {1}, {2}}, labelsRows(t, result.keys))
+// ktMovedFixture gives the fixture with the info "zeta" and "alpha", its
+// snapshot, and the result of move of the dimension name with a NaN fill,
+// after checking that the fill was destroyed once (msgAndArgs tells that
+// check), the new keys (names and rows) and the info keys.
+func ktMovedFixture(t *testing.T, calls *ktCalls, move ktMove, name string, keyNames []string, keyRows [][]int32, msgAndArgs ...any) (*TensorMap, ktState, *TensorMap) {
+	t.Helper()
+	tensor := ktFixture(t, calls)
+	require.NoError(t, tensor.info.Set("zeta", "last"))
+	require.NoError(t, tensor.info.Set("alpha", "first"))
+	state := ktSnapshot(t, tensor)
+
+	fill, fillCalls := ktFill(t, math.NaN())
+	result, err := move(tensor, ktNames(t, name), fill, true)
+	require.NoError(t, err)
+	assert.Equal(t, 1, fillCalls.destroys, msgAndArgs...)
+
+	assert.Equal(t, keyNames, result.keys.Names())
+	assert.Equal(t, keyRows, labelsRows(t, result.keys))
 	assert.Equal(t, []string{"alpha", "zeta"}, result.info.Keys())
+	return tensor, state, result
+}
+
+// ktMovedAgain frees result, checks that every array it created was
+// destroyed (msgAndArgs tells that check) and that the input did not change,
+// then gives move of name again, with a zero fill and unsorted samples.
+func ktMovedAgain(t *testing.T, calls *ktCalls, state ktState, tensor, result *TensorMap, move ktMove, name string, msgAndArgs ...any) *TensorMap {
+	t.Helper()
+	result.Free()
+	assert.Empty(t, calls.live, msgAndArgs...)
+	assert.Zero(t, calls.doubleDestroys)
+	state.check(t)
+
+	fill, _ := ktFill(t, 0)
+	result, err := move(tensor, ktNames(t, name), fill, false)
+	require.NoError(t, err)
+	return result
+}
+
+func TestKeysToSamplesFixture(t *testing.T) {
+	calls := newKtCalls()
+	tensor, state, result := ktMovedFixture(t, calls, (*TensorMap).KeysToSamples, "key_2", []string{"key_1"}, [][]int32{{0}, {1}, {2}}, "fill destroyed once")
+	defer tensor.Free()
 	value, _ := result.info.Get("zeta")
 	assert.Equal(t, "last", value)
 
@@ -388,15 +400,8 @@ func TestKeysToSamplesFixture(t *testing.T) {
 	assert.Equal(t, 8, calls.moves)
 	assert.Len(t, calls.live, 6)
 
-	result.Free()
-	assert.Empty(t, calls.live, "every created array destroyed")
-	assert.Zero(t, calls.doubleDestroys)
-	state.check(t)
-
 	// Unsorted samples keep the order in which they were found.
-	fill, _ := ktFill(t, 0)
-	result, err = tensor.KeysToSamples(ktNames(t, "key_2"), fill, false)
-	require.NoError(t, err)
+	result = ktMovedAgain(t, calls, state, tensor, result, (*TensorMap).KeysToSamples, "key_2", "every created array destroyed")
 	defer result.Free()
 	block = result.blocks[2]
 	assert.Equal(t, [][]int32{{0, 2}, {3, 2}, {6, 2}, {8, 2}, {0, 3}, {1, 3}, {2, 3}, {5, 3}}, labelsRows(t, block.samples))
@@ -407,12 +412,9 @@ func TestKeysToSamplesFixture(t *testing.T) {
 }
 
 func TestKeysToPropertiesFixture(t *testing.T) {
-	calls, tensor, state, result := ktMoveFixture(t, ktMove(t, false))
+	calls := newKtCalls()
+	tensor, state, result := ktMovedFixture(t, calls, (*TensorMap).KeysToProperties, "key_1", []string{"key_2"}, [][]int32{{0}, {2}, {3}})
 	defer tensor.Free()
-
-	assert.Equal(t, []string{"key_2"}, result.keys.Names())
-	assert.Equal(t, [][]int32{{0}, {2}, {3}}, labelsRows(t, result.keys))
-	assert.Equal(t, []string{"alpha", "zeta"}, result.info.Keys())
 
 	nan := math.NaN()
 	block := result.blocks[0]
@@ -456,15 +458,8 @@ func TestKeysToPropertiesFixture(t *testing.T) {
 		{SampleIn: 2, SampleOut: 3, PropertiesStartIn: 0, PropertiesStartOut: 1, PropertiesLength: 3},
 	}, calls.movements[1])
 
-	result.Free()
-	assert.Empty(t, calls.live)
-	assert.Zero(t, calls.doubleDestroys)
-	state.check(t)
-
 	// Unsorted samples.
-	fill, _ := ktFill(t, 0)
-	result, err := tensor.KeysToProperties(ktNames(t, "key_1"), fill, false)
-	require.NoError(t, err)
+	result = ktMovedAgain(t, calls, state, tensor, result, (*TensorMap).KeysToProperties, "key_1")
 	defer result.Free()
 	block = result.blocks[0]
 	assert.Equal(t, [][]int32{{0}, {2}, {4}, {1}, {3}}, labelsRows(t, block.samples))
@@ -877,11 +872,22 @@ func TestKeysToErrors(t *testing.T) {
 	}
 }
 
+// ktSortedMove gives a run of KeysToSamples (of key_2) when samples, else of
+// KeysToProperties (of key_1), sorting the samples.
+func ktSortedMove(t *testing.T, samples bool) func(tensor *TensorMap, fill Array) (*TensorMap, error) {
+	return func(tensor *TensorMap, fill Array) (*TensorMap, error) {
+		if samples {
+			return tensor.KeysToSamples(ktNames(t, "key_2"), fill, true)
+		}
+		return tensor.KeysToProperties(ktNames(t, "key_1"), fill, true)
+	}
+}
+
 // TestKeysToCallbackFailures makes each Create and each MoveData call fail in turn: the
 // error comes back as it is, and everything made so far is released.
 func TestKeysToCallbackFailures(t *testing.T) {
 	for _, samples := range []bool{false, true} {
-		run := ktMove(t, samples)
+		run := ktSortedMove(t, samples)
 
 		// A successful run tells how many calls there are.
 		calls := newKtCalls()
@@ -1094,7 +1100,7 @@ func TestMergeSamplesRepeatedBlocks(t *testing.T) {
 // the result, or at once when a callback fails later.
 func TestKeysToLabelsOnUserArrays(t *testing.T) {
 	for _, samples := range []bool{false, true} {
-		run := ktMove(t, samples)
+		run := ktSortedMove(t, samples)
 
 		calls, labelCalls := newKtCalls(), newKtCalls()
 		tensor := ktFixtureWith(t, calls, labelCalls)

@@ -103,6 +103,28 @@ static inline void check_int_eq_(long long a, long long b, const char *a_expr,
     check_int_eq_((long long)(call), (long long)(expected), #call, #expected, "CHECK_STATUS", \
                   __FILE__, __LINE__)
 
+/* The record mts_last_error gives is the library's (origin
+ * "metatensor-core"), with no data, and its message is `expected` (or starts
+ * with it, when `prefix`): 4 checks. */
+static inline void check_core_record_(const char *expected, int prefix, const char *file,
+                                      int line) {
+    static int marker;
+    const char *message = NULL;
+    const char *origin = NULL;
+    void *data = &marker;
+    check_int_eq_(mts_last_error(&message, &origin, &data), MTS_SUCCESS, "mts_last_error(...)",
+                  "MTS_SUCCESS", "CHECK_STATUS", file, line);
+    if (prefix) {
+        check_str_prefix_(message, expected, "message", "expected", file, line);
+    } else {
+        check_str_eq_(message, expected, "message", "expected", file, line);
+    }
+    check_str_eq_(origin, "metatensor-core", "origin", "\"metatensor-core\"", file, line);
+    check_record_(data == NULL, file, line, "data == NULL");
+}
+#define CHECK_CORE_RECORD(expected) check_core_record_((expected), 0, __FILE__, __LINE__)
+#define CHECK_CORE_RECORD_PREFIX(expected) check_core_record_((expected), 1, __FILE__, __LINE__)
+
 /* Print the closing `N passed, N failed` line; returns the exit code. */
 static inline int check_summary(void) {
     int passed = atomic_load(&check_passed_count);

@@ -20,8 +20,14 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "test_helpers.h"
+
+static const char *const NAMES_SYSTEM_G[] = {"system", "g"};
 
 /* ------------------------------------------------------------------------ */
 /* helpers                                                                  */
@@ -84,9 +90,7 @@ static mts_block_t *gradient_of(const int32_t *rows, uintptr_t count, DLDevice d
     }
     mts_block_t *gradient = mts_block(ta_mts(values), samples, &component, 1, properties);
     CHECK(gradient != NULL);
-    mts_labels_free(samples);
-    mts_labels_free(component);
-    mts_labels_free(properties);
+    FREE_LABELS(samples, component, properties);
     return gradient;
 }
 
@@ -94,6 +98,16 @@ static const int32_t GRADIENT_ROWS[] = {0, 1, 2, 1, 2, 5};
 
 static mts_block_t *good_gradient(struct test_array **values_out) {
     return gradient_of(GRADIENT_ROWS, 3, TA_CPU, values_out);
+}
+
+/* the fixture, its block holding good_gradient as the gradient "g" (whose
+ * values go to `*gradient_values` unless it is NULL): 1 check */
+static struct fixture fixture_with_g(struct test_array **gradient_values, int line) {
+    struct fixture f = fixture();
+    check_int_eq_(mts_block_add_gradient(f.block, "g", good_gradient(gradient_values)),
+                  MTS_SUCCESS, "mts_block_add_gradient(g)", "MTS_SUCCESS", "CHECK_STATUS",
+                  __FILE__, line);
+    return f;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -122,9 +136,7 @@ static void test_create(void) {
     CHECK(samples == f.samples);
     CHECK(component == f.component);
     CHECK(properties == f.properties);
-    mts_labels_free(samples);
-    mts_labels_free(component);
-    mts_labels_free(properties);
+    FREE_LABELS(samples, component, properties);
 
     /* the block keeps its labels alive when the caller lets go */
     mts_labels_free(f.samples);
@@ -220,12 +232,7 @@ static void test_create(void) {
     CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 0);
     ta_destroy(array);
 
-    mts_labels_free(s);
-    mts_labels_free(p);
-    mts_labels_free(c);
-    mts_labels_free(d);
-    mts_labels_free(no_samples);
-    mts_labels_free(no_dimension);
+    FREE_LABELS(s, p, c, d, no_samples, no_dimension);
 
     /* freeing NULL is fine */
     CHECK_STATUS(mts_block_free(NULL), MTS_SUCCESS);
@@ -239,7 +246,7 @@ static void check_invalid_block_(struct test_array *values, const mts_labels_t *
                                  const mts_labels_t *properties, const char *message, int line) {
     set_stale_error();
     mts_block_t *block = mts_block(ta_mts(values), samples, components, count, properties);
-    check_refused_(block == NULL, "block == NULL", message, __FILE__, line);
+    check_null_result_(block, message, __FILE__, line);
     check_int_eq_(ta_calls(values, TA_DESTROY), 1, "destroy calls", "1", "CHECK_INT_EQ",
                   __FILE__, line);
     mts_block_free(block);
@@ -247,6 +254,21 @@ static void check_invalid_block_(struct test_array *values, const mts_labels_t *
 #define CHECK_INVALID_BLOCK(values, samples, components, count, properties, message) \
     check_invalid_block_((values), (samples), (components), (count), (properties), (message), \
                          __LINE__)
+
+/* mts_block's errors: values of rank `ndim` for `labels` labels, `components`
+ * of them components */
+#define RANK_MESSAGE(ndim, labels, components)                                           \
+    INVALID "invalid block: the values have " ndim " dimensions, but we have " labels     \
+            " separate labels (1 for samples, " components " for components and 1 for " \
+            "properties)"
+/* the values' `size` along `axis` against `entries` (a count and what) */
+#define AXIS_MESSAGE(axis, size, entries) \
+    INVALID "invalid block: the values shape along axis " axis " is " size " but we have " entries
+#define COMPONENT_ENTRIES(count) count " entries for the corresponding component"
+/* the values on `got`, the labels `what` on `expected` */
+#define DEVICES_MESSAGE(what, got, expected)                                          \
+    INVALID "invalid block: values and " what " must be on the same device, got '" got \
+            "' and '" expected "'"
 
 static void test_create_errors(void) {
     long live = ta_live();
@@ -272,94 +294,82 @@ static void test_create_errors(void) {
         arrays[i] = labels_array(all_labels[i]);
     }
 
-    /* 1. NULL arguments: samples, then properties, then the components
-     * array, then each component; the values are consumed every time */
-    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), NULL, NULL, 1, NULL, NULL);
-    CHECK_NULL_ARGUMENT("samples");
-    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), NULL, &c, 1, p, NULL);
-    CHECK_NULL_ARGUMENT("samples");
-    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, NULL, 1, NULL, NULL);
-    CHECK_NULL_ARGUMENT("properties");
-    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, c_null, 2, NULL, NULL);
-    CHECK_NULL_ARGUMENT("properties");
-    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, NULL, 1, p, NULL);
-    CHECK_NULL_ARGUMENT("components");
-    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, c_null, 2, p, NULL);
-    CHECK_NULL_ARGUMENT("component");
-    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, c_null + 1, 1, p, NULL);
-    CHECK_NULL_ARGUMENT("component");
-
-    /* 2. the rank, before anything else about the shape */
-    CHECK_INVALID_BLOCK(values2(3, 2, 0), s, &c, 1, p,
-                        INVALID "invalid block: the values have 2 dimensions, but we have 3 "
-                                "separate labels (1 for samples, 1 for components and 1 for "
-                                "properties)");
-    CHECK_INVALID_BLOCK(values3(9, 9, 9, 0), s, NULL, 0, p,
-                        INVALID "invalid block: the values have 3 dimensions, but we have 2 "
-                                "separate labels (1 for samples, 0 for components and 1 for "
-                                "properties)");
-    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, cd, 2, p_cuda,
-                        INVALID "invalid block: the values have 3 dimensions, but we have 4 "
-                                "separate labels (1 for samples, 2 for components and 1 for "
-                                "properties)");
-
-    /* 3. samples, before the components are compared */
-    CHECK_INVALID_BLOCK(values3(4, 4, 2, 0), s, cc, 1, p,
-                        INVALID "invalid block: the values shape along axis 0 is 4 but we have "
-                                "3 sample label entries");
-    uintptr_t shape4[4] = {2, 4, 4, 9};
-    CHECK_INVALID_BLOCK(ta_new_f64_filled(shape4, 4, 0), s, cc, 2, p,
-                        INVALID "invalid block: the values shape along axis 0 is 2 but we have "
-                                "3 sample label entries");
-
-    /* 4. the same component names twice, before the counts are compared */
-    uintptr_t shape_cc[4] = {3, 5, 5, 9};
-    CHECK_INVALID_BLOCK(ta_new_f64_filled(shape_cc, 4, 0), s, cc, 2, p,
-                        INVALID "invalid block: some of the component dimensions appear more "
-                                "than once in component labels");
-
-    /* 5. each component count, in order */
-    uintptr_t shape_cd[4] = {3, 5, 2, 9};
-    CHECK_INVALID_BLOCK(ta_new_f64_filled(shape_cd, 4, 0), s, cd, 2, p,
-                        INVALID "invalid block: the values shape along axis 1 is 5 but we have "
-                                "4 entries for the corresponding component");
-    uintptr_t shape_cd2[4] = {3, 4, 3, 9};
-    CHECK_INVALID_BLOCK(ta_new_f64_filled(shape_cd2, 4, 0), s, cd, 2, p,
-                        INVALID "invalid block: the values shape along axis 2 is 3 but we have "
-                                "2 entries for the corresponding component");
-
-    /* 6. properties, before the devices */
-    CHECK_INVALID_BLOCK(values3(3, 4, 5, 0), s_cuda, &c, 1, p,
-                        INVALID "invalid block: the values shape along axis 2 is 5 but we have "
-                                "2 property label entries");
-    CHECK_INVALID_BLOCK(values2(3, 1, 0), s, NULL, 0, p,
-                        INVALID "invalid block: the values shape along axis 1 is 1 but we have "
-                                "2 property label entries");
+    /* values of shape `shape` (on the CPU) refused with `message`, or as the
+     * NULL argument `null_name` */
+    const struct {
+        uintptr_t ndim, shape[4];
+        const mts_labels_t *samples;
+        const mts_labels_t *const *components;
+        uintptr_t count;
+        const mts_labels_t *properties;
+        const char *message, *null_name;
+        int line;
+    } invalid[] = {
+        /* 1. NULL arguments: samples, then properties, then the components
+         * array, then each component; the values are consumed every time */
+        {3, {3, 4, 2}, NULL, NULL, 1, NULL, NULL, "samples", __LINE__},
+        {3, {3, 4, 2}, NULL, &c, 1, p, NULL, "samples", __LINE__},
+        {3, {3, 4, 2}, s, NULL, 1, NULL, NULL, "properties", __LINE__},
+        {3, {3, 4, 2}, s, c_null, 2, NULL, NULL, "properties", __LINE__},
+        {3, {3, 4, 2}, s, NULL, 1, p, NULL, "components", __LINE__},
+        {3, {3, 4, 2}, s, c_null, 2, p, NULL, "component", __LINE__},
+        {3, {3, 4, 2}, s, c_null + 1, 1, p, NULL, "component", __LINE__},
+        /* 2. the rank, before anything else about the shape */
+        {2, {3, 2}, s, &c, 1, p, RANK_MESSAGE("2", "3", "1"), NULL, __LINE__},
+        {3, {9, 9, 9}, s, NULL, 0, p, RANK_MESSAGE("3", "2", "0"), NULL, __LINE__},
+        {3, {3, 4, 2}, s, cd, 2, p_cuda, RANK_MESSAGE("3", "4", "2"), NULL, __LINE__},
+        /* 3. samples, before the components are compared */
+        {3, {4, 4, 2}, s, cc, 1, p, AXIS_MESSAGE("0", "4", "3 sample label entries"),
+         NULL, __LINE__},
+        {4, {2, 4, 4, 9}, s, cc, 2, p, AXIS_MESSAGE("0", "2", "3 sample label entries"),
+         NULL, __LINE__},
+        /* 4. the same component names twice, before the counts are compared */
+        {4, {3, 5, 5, 9}, s, cc, 2, p,
+         INVALID "invalid block: some of the component dimensions appear more than once in "
+                 "component labels",
+         NULL, __LINE__},
+        /* 5. each component count, in order */
+        {4, {3, 5, 2, 9}, s, cd, 2, p, AXIS_MESSAGE("1", "5", COMPONENT_ENTRIES("4")),
+         NULL, __LINE__},
+        {4, {3, 4, 3, 9}, s, cd, 2, p, AXIS_MESSAGE("2", "3", COMPONENT_ENTRIES("2")),
+         NULL, __LINE__},
+        /* 6. properties, before the devices */
+        {3, {3, 4, 5}, s_cuda, &c, 1, p, AXIS_MESSAGE("2", "5", "2 property label entries"),
+         NULL, __LINE__},
+        {2, {3, 1}, s, NULL, 0, p, AXIS_MESSAGE("1", "1", "2 property label entries"),
+         NULL, __LINE__},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(invalid); i++) {
+        check_invalid_block_(ta_new_f64_filled(invalid[i].shape, invalid[i].ndim, 0),
+                             invalid[i].samples, invalid[i].components, invalid[i].count,
+                             invalid[i].properties, invalid[i].message, invalid[i].line);
+        if (invalid[i].null_name != NULL) {
+            check_null_argument_(invalid[i].null_name, __FILE__, invalid[i].line);
+        }
+    }
 
     /* 7. devices: samples, then components, then properties (exact device,
-     * id included), before the component checks */
-    struct test_array *on_cuda = values3(3, 4, 2, 0);
-    on_cuda->device = CUDA0;
-    CHECK_INVALID_BLOCK(on_cuda, s, &c_cuda, 1, p,
-                        INVALID "invalid block: values and samples must be on the same device, "
-                                "got 'CUDA:0' and 'CPU:0'");
-    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, &c_cuda, 1, p_cuda,
-                        INVALID "invalid block: values and components must be on the same "
-                                "device, got 'CPU:0' and 'CUDA:0'");
-    CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, &c, 1, p_cuda,
-                        INVALID "invalid block: values and properties must be on the same "
-                                "device, got 'CPU:0' and 'CUDA:0'");
-    on_cuda = values3(3, 4, 2, 0);
-    on_cuda->device = CUDA0;
-    CHECK_INVALID_BLOCK(on_cuda, s_cuda, &c_cuda1, 1, p_cuda,
-                        INVALID "invalid block: values and components must be on the same "
-                                "device, got 'CUDA:0' and 'CUDA:1'");
-    uintptr_t shape_2d[3] = {3, 4, 2};
-    struct test_array *other = ta_new_f64_filled(shape_2d, 3, 0);
-    other->device = CUDA1;
-    CHECK_INVALID_BLOCK(other, s, &c_2d, 1, p,
-                        INVALID "invalid block: values and samples must be on the same device, "
-                                "got 'CUDA:1' and 'CPU:0'");
+     * id included), before the component checks; values of shape {3, 4, 2}
+     * on `device` */
+    const struct {
+        DLDevice device;
+        const mts_labels_t *samples, *component, *properties;
+        const char *message;
+        int line;
+    } on_devices[] = {
+        {CUDA0, s, c_cuda, p, DEVICES_MESSAGE("samples", "CUDA:0", "CPU:0"), __LINE__},
+        {TA_CPU, s, c_cuda, p_cuda, DEVICES_MESSAGE("components", "CPU:0", "CUDA:0"), __LINE__},
+        {TA_CPU, s, c, p_cuda, DEVICES_MESSAGE("properties", "CPU:0", "CUDA:0"), __LINE__},
+        {CUDA0, s_cuda, c_cuda1, p_cuda, DEVICES_MESSAGE("components", "CUDA:0", "CUDA:1"),
+         __LINE__},
+        {CUDA1, s, c_2d, p, DEVICES_MESSAGE("samples", "CUDA:1", "CPU:0"), __LINE__},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(on_devices); i++) {
+        struct test_array *values = values3(3, 4, 2, 0);
+        values->device = on_devices[i].device;
+        check_invalid_block_(values, on_devices[i].samples, &on_devices[i].component, 1,
+                             on_devices[i].properties, on_devices[i].message, on_devices[i].line);
+    }
 
     /* 8. component labels with one dimension and at least one entry */
     CHECK_INVALID_BLOCK(values3(3, 4, 2, 0), s, &c_2d, 1, p,
@@ -469,11 +479,7 @@ static void test_create_then_use(void) {
     mts_labels_free(samples);
     mts_block_free(block);
     CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 1);
-    mts_labels_free(both);
-    mts_labels_free(a);
-    mts_labels_free(b);
-    mts_labels_free(s);
-    mts_labels_free(p);
+    FREE_LABELS(both, a, b, s, p);
 
     CHECK_INT_EQ(ta_live(), live);
 }
@@ -652,16 +658,8 @@ static void test_device_and_dtype(void) {
 /* gradients                                                                */
 
 /* the parameters of `block`'s gradients are `expected` (in order) */
-static void check_gradients_list_(const mts_block_t *block, const char *const *expected,
-                                  uintptr_t count, int line) {
-    const char *const *parameters = (const char *const *)&parameters;
-    uintptr_t got = 12345;
-    mts_status_t status = mts_block_gradients_list(block, &parameters, &got);
-    check_string_list_(status, parameters, got, expected, count, "check_gradients_list",
-                       __FILE__, line);
-}
 #define CHECK_GRADIENTS_LIST(block, expected, count) \
-    check_gradients_list_((block), (expected), (count), __LINE__)
+    CHECK_LISTED_(mts_block_gradients_list, block, expected, count, "check_gradients_list")
 
 static void test_add_gradient(void) {
     long live = ta_live();
@@ -761,9 +759,7 @@ static void check_rejected_(mts_block_t *block, const char *parameter, mts_block
     mts_status_t status = mts_block_add_gradient(block, parameter, gradient);
     check_int_eq_(status, MTS_INVALID_PARAMETER_ERROR, "status", "1", "CHECK_STATUS", __FILE__,
                   line);
-    check_str_eq_(last_message(), message, "last_message()", "message", __FILE__, line);
-    check_str_eq_(last_error().origin, "metatensor-core", "origin", "\"metatensor-core\"",
-                  __FILE__, line);
+    check_library_error_(message, __FILE__, line);
     check_record_(values != NULL, __FILE__, line, "the gradient has test values");
     if (values != NULL) {
         check_int_eq_(ta_calls(values, TA_DESTROY), 1, "gradient values destroyed", "1",
@@ -820,12 +816,27 @@ static void check_samples_rejected_(mts_block_t *block, const int32_t *rows, uin
     check_samples_rejected_((block), (rows), ARRAY_SIZE(rows) / 2, (properties), (message), \
                             __LINE__)
 
+/* a gradient over float32 values of shape {rows, 4, 2} on `device`, whose
+ * `origin` member is `origin`: 1 check */
+static mts_block_t *f32_gradient_(uintptr_t rows, DLDevice device,
+                                  mts_status_t (*origin)(const void *, mts_data_origin_t *),
+                                  const mts_labels_t *samples, const mts_labels_t *component,
+                                  const mts_labels_t *properties, int line) {
+    struct test_array *values = values3(rows, 4, 2, 0);
+    values->device = device;
+    values->dtype.bits = 32;
+    mts_array_t array = ta_mts(values);
+    array.origin = origin;
+    mts_block_t *gradient = mts_block(array, samples, &component, 1, properties);
+    check_record_(gradient != NULL, __FILE__, line, "gradient != NULL");
+    return gradient;
+}
+
 #define SAMPLE_VALUE INVALID "invalid value for the 'sample' dimension in gradient samples: "
 
 static void test_add_gradient_errors(void) {
     long live = ta_live();
-    struct fixture f = fixture();
-    CHECK_STATUS(mts_block_add_gradient(f.block, "g", good_gradient(NULL)), MTS_SUCCESS);
+    struct fixture f = fixture_with_g(NULL, __LINE__);
 
     const mts_labels_t *c = f.component;
     const mts_labels_t *p = f.properties;
@@ -844,34 +855,21 @@ static void test_add_gradient_errors(void) {
     const mts_labels_t *cuda_c = range_from(NAMES_C, 0, 4, CUDA0);
     const mts_labels_t *cuda_p = range_from(NAMES_P, 0, 2, CUDA0);
     const mts_labels_t *q = range(NAMES_Q, 2);
-    struct test_array *odd = values3(3, 4, 2, 0);
-    odd->device = CUDA0;
-    odd->dtype.bits = 32;
-    mts_array_t odd_mts = ta_mts(odd);
-    odd_mts.origin = other_origin;
-    gradient = mts_block(odd_mts, cuda_samples, &cuda_c, 1, cuda_p);
-    CHECK(gradient != NULL);
+    gradient = f32_gradient_(3, CUDA0, other_origin, cuda_samples, cuda_c, cuda_p, __LINE__);
     CHECK_REJECTED(f.block, "h", gradient,
                    INVALID "the gradient data has a different origin "
                            "('metatensor-go.tests.other') than the value data "
                            "('metatensor-go.tests')");
 
     /* 3. device, before the dtype */
-    odd = values3(3, 4, 2, 0);
-    odd->device = CUDA0;
-    odd->dtype.bits = 32;
-    gradient = mts_block(ta_mts(odd), cuda_samples, &cuda_c, 1, cuda_p);
-    CHECK(gradient != NULL);
+    gradient = f32_gradient_(3, CUDA0, ta_origin, cuda_samples, cuda_c, cuda_p, __LINE__);
     CHECK_REJECTED(f.block, "h", gradient,
                    INVALID "the gradient values are on device 'CUDA:0' but the block values "
                            "are on device 'CPU:0'");
 
     /* 4. dtype, before the samples */
     const mts_labels_t *no_dimension = ta_labels(NULL, 0, NULL, 0);
-    odd = values3(0, 4, 2, 0);
-    odd->dtype.bits = 32;
-    gradient = mts_block(ta_mts(odd), no_dimension, &c, 1, p);
-    CHECK(gradient != NULL);
+    gradient = f32_gradient_(0, TA_CPU, ta_origin, no_dimension, c, p, __LINE__);
     CHECK_REJECTED(f.block, "h", gradient,
                    INVALID "the gradient values have dtype 'f32' but the block values have "
                            "dtype 'f64'");
@@ -930,45 +928,42 @@ static void test_add_gradient_errors(void) {
                    INVALID "gradients components should contain at least as many labels as "
                            "the values components");
 
-    /* 10. properties equal to the values' (names, then entries) */
+    /* 10. properties equal to the values' (names, then entries); 11. the last
+     * components equal to the values' */
     const mts_labels_t *x = range(NAMES_X, 5);
     const mts_labels_t *x_c[] = {x, c};
-    gradient = gradient_with(good_samples, x_c, 2, q, TA_CPU);
-    CHECK_REJECTED(f.block, "h", gradient,
-                   INVALID "gradient properties must be the same as values properties");
     static const int32_t reversed[] = {1, 0};
     const mts_labels_t *p_reversed = ta_labels(NAMES_P, 1, reversed, 2);
-    gradient = gradient_with(good_samples, &c, 1, p_reversed, TA_CPU);
-    CHECK_REJECTED(f.block, "h", gradient,
-                   INVALID "gradient properties must be the same as values properties");
     const mts_labels_t *p_short = range(NAMES_P, 1);
-    gradient = gradient_with(good_samples, &c, 1, p_short, TA_CPU);
-    CHECK_REJECTED(f.block, "h", gradient,
-                   INVALID "gradient properties must be the same as values properties");
-
-    /* 11. the last components equal to the values' */
     const mts_labels_t *d4 = range(NAMES_D, 4);
-    gradient = gradient_with(good_samples, &d4, 1, p, TA_CPU);
-    CHECK_REJECTED(f.block, "h", gradient,
-                   INVALID "gradients and values components mismatch for values component 0 "
-                           "(dimension name is 'c'). Components which are specific to the "
-                           "gradients must come first, and be followed by the exact same "
-                           "components as the values.");
     static const int32_t shifted[] = {1, 2, 3, 4};
     const mts_labels_t *c_shifted = ta_labels(NAMES_C, 1, shifted, 4);
-    gradient = gradient_with(good_samples, &c_shifted, 1, p, TA_CPU);
-    CHECK_REJECTED(f.block, "h", gradient,
-                   INVALID "gradients and values components mismatch for values component 0 "
-                           "(dimension name is 'c'). Components which are specific to the "
-                           "gradients must come first, and be followed by the exact same "
-                           "components as the values.");
     const mts_labels_t *c_x[] = {c, x};
-    gradient = gradient_with(good_samples, c_x, 2, p, TA_CPU);
-    CHECK_REJECTED(f.block, "h", gradient,
-                   INVALID "gradients and values components mismatch for values component 0 "
-                           "(dimension name is 'c'). Components which are specific to the "
-                           "gradients must come first, and be followed by the exact same "
-                           "components as the values.");
+    const char *properties_differ = INVALID "gradient properties must be the same as values "
+                                            "properties";
+    const char *components_mismatch =
+        INVALID "gradients and values components mismatch for values component 0 (dimension "
+                "name is 'c'). Components which are specific to the gradients must come first, "
+                "and be followed by the exact same components as the values.";
+    const struct {
+        const mts_labels_t *const *components;
+        uintptr_t count;
+        const mts_labels_t *properties;
+        const char *message;
+        int line;
+    } mismatched[] = {
+        {x_c, 2, q, properties_differ, __LINE__},
+        {&c, 1, p_reversed, properties_differ, __LINE__},
+        {&c, 1, p_short, properties_differ, __LINE__},
+        {&d4, 1, p, components_mismatch, __LINE__},
+        {&c_shifted, 1, p, components_mismatch, __LINE__},
+        {c_x, 2, p, components_mismatch, __LINE__},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(mismatched); i++) {
+        gradient = gradient_with(good_samples, mismatched[i].components, mismatched[i].count,
+                                 mismatched[i].properties, TA_CPU);
+        check_rejected_(f.block, "h", gradient, 0, mismatched[i].message, mismatched[i].line);
+    }
 
     /* the failures added nothing */
     static const char *const only_g[] = {"g"};
@@ -989,21 +984,8 @@ static void test_add_gradient_errors(void) {
     static const char *const all[] = {"g", "with extra", "empty", "unsorted"};
     CHECK_GRADIENTS_LIST(f.block, all, 4);
 
-    mts_labels_free(good_samples);
-    mts_labels_free(cuda_samples);
-    mts_labels_free(cuda_c);
-    mts_labels_free(cuda_p);
-    mts_labels_free(q);
-    mts_labels_free(no_dimension);
-    mts_labels_free(one_sample);
-    mts_labels_free(system_samples);
-    mts_labels_free(swapped);
-    mts_labels_free(x);
-    mts_labels_free(p_reversed);
-    mts_labels_free(p_short);
-    mts_labels_free(d4);
-    mts_labels_free(c_shifted);
-    mts_labels_free(no_rows);
+    FREE_LABELS(good_samples, cuda_samples, cuda_c, cuda_p, q, no_dimension, one_sample,
+                system_samples, swapped, x, p_reversed, p_short, d4, c_shifted, no_rows);
     fixture_free(&f);
     CHECK_INT_EQ(ta_live(), live);
 }
@@ -1042,19 +1024,14 @@ static void test_meta_gradients(void) {
     }
 
     mts_block_free(block);
-    mts_labels_free(s);
-    mts_labels_free(p);
-    mts_labels_free(g);
-    mts_labels_free(p2);
+    FREE_LABELS(s, p, g, p2);
     CHECK_INT_EQ(ta_live(), live);
 }
 
 static void test_nested_gradients(void) {
     long live = ta_live();
-    struct fixture f = fixture();
     struct test_array *gradient_values = NULL;
-    CHECK_STATUS(mts_block_add_gradient(f.block, "g", good_gradient(&gradient_values)),
-                 MTS_SUCCESS);
+    struct fixture f = fixture_with_g(&gradient_values, __LINE__);
     mts_block_t *gradient = NULL;
     CHECK_STATUS(mts_block_gradient(f.block, "g", &gradient), MTS_SUCCESS);
 
@@ -1176,9 +1153,7 @@ static void test_copy(void) {
     CHECK(array != NULL && array->created_from == nested_values);
 
     /* the copy lives on after the original */
-    mts_labels_free(nested_samples);
-    mts_labels_free(alpha_c);
-    mts_labels_free(alpha_p);
+    FREE_LABELS(nested_samples, alpha_c, alpha_p);
     fixture_free(&f);
     CHECK_INT_EQ(ta_calls(f.values, TA_DESTROY), 1);
     const mts_labels_t *samples = mts_block_labels(copy, 0);
@@ -1199,10 +1174,8 @@ static void test_copy(void) {
 
 static void test_copy_errors(void) {
     long live = ta_live();
-    struct fixture f = fixture();
     struct test_array *gradient_values = NULL;
-    CHECK_STATUS(mts_block_add_gradient(f.block, "g", good_gradient(&gradient_values)),
-                 MTS_SUCCESS);
+    struct fixture f = fixture_with_g(&gradient_values, __LINE__);
 
     /* the values can not be copied: NULL, the callback's record prefixed */
     ta_set_fail(f.values, TA_COPY, 3, "no copy today");

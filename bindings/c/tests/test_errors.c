@@ -375,20 +375,23 @@ static void *thread_exit_main(void *arg) {
     return status;
 }
 
-/* Run `thread_main` in a new thread, which returns a malloc'd status: it must
- * be `expected`. 4 checks (3 when the thread returns NULL). */
-#define CHECK_THREAD_STATUS(thread_main, expected)                             \
-    do {                                                                       \
-        pthread_t thread;                                                      \
-        void *result = NULL;                                                   \
-        CHECK_INT_EQ(pthread_create(&thread, NULL, thread_main, NULL), 0);     \
-        CHECK_INT_EQ(pthread_join(thread, &result), 0);                        \
-        CHECK(result != NULL);                                                 \
-        if (result != NULL) {                                                  \
-            CHECK_STATUS(*(mts_status_t *)result, expected);                   \
-            free(result);                                                      \
-        }                                                                      \
-    } while (0)
+/* `main` runs on a new thread and gives an allocated status, `expected`:
+ * 4 checks */
+static void check_thread_status_(void *(*main)(void *), mts_status_t expected, int line) {
+    pthread_t thread;
+    void *result = NULL;
+    check_int_eq_(pthread_create(&thread, NULL, main, NULL), 0, "pthread_create", "0",
+                  "CHECK_INT_EQ", __FILE__, line);
+    check_int_eq_(pthread_join(thread, &result), 0, "pthread_join", "0", "CHECK_INT_EQ",
+                  __FILE__, line);
+    check_record_(result != NULL, __FILE__, line, "result != NULL");
+    if (result != NULL) {
+        check_int_eq_(*(mts_status_t *)result, expected, "the thread's status", "expected",
+                      "CHECK_STATUS", __FILE__, line);
+        free(result);
+    }
+}
+#define CHECK_THREAD_STATUS(main, expected) check_thread_status_((main), (expected), __LINE__)
 
 static void test_no_deleter_at_thread_exit(void) {
     reset_deleter_counts();

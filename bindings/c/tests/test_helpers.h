@@ -10,18 +10,20 @@
  *   CHECK_NULL_MESSAGE(name)          the record is the error for a NULL `name`
  *   CHECK_NULL_ARGUMENT(name)         the same, and the origin is the library's
  *   CHECK_NULL_ARG, CHECK_NULL_ARG_PTR a call refuses a NULL argument
- *   check_refused_()                  a call failed, with a given message
  *   range_from(), range()             one-dimension labels of consecutive entries
  *   labels_array(), block_array()     the test array behind labels or a block
  *   block_at(), device_eq()
+ *   FREE_LABELS, FREE_BLOCKS,         free each argument, in order
+ *   FREE_TENSORS
+ *   other_origin_id(), other_origin() a second data origin, and a vtable
+ *                                     member claiming it
  *   check_labels_(), check_block_labels_(), check_string_list_(), CHECK_ARRAY,
  *   CHECK_VIEW_OF                     checks of what the library gives back
- *   other_origin_id(), other_origin() a second data origin, and an origin
- *                                     callback that claims it
  *   CHECK_NOTHING_LEAKED              the closing checks of a program
  *
- * and ARRAY_SIZE, the INVALID and INTERNAL_PREFIX message prefixes, the fake
- * devices CUDA0, CUDA1 and META, and the NAMES_* of test_names.h.
+ * and ARRAY_SIZE, the INVALID and INTERNAL_PREFIX message prefixes, the
+ * fake devices CUDA0, CUDA1 and META, and the dimension names (NAMES_*) that
+ * several programs use. CHECK_STRINGS checks a list of strings one by one.
  *
  * Everything is `static inline`, a constant or a macro, so a program pays
  * nothing for what it does not use. The comment of each check says how many
@@ -39,9 +41,16 @@
 
 #include "check.h"
 #include "test_array.h"
-#include "test_names.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* dimension names several programs use */
+static const char *const NAMES_A[] = {"a"}, *const NAMES_B[] = {"b"}, *const NAMES_C[] = {"c"},
+                         *const NAMES_D[] = {"d"}, *const NAMES_K[] = {"k"},
+                         *const NAMES_P[] = {"p"}, *const NAMES_Q[] = {"q"},
+                         *const NAMES_S[] = {"s"}, *const NAMES_X[] = {"x"};
+static const char *const NAMES_AB[] = {"a", "b"}, *const NAMES_KL[] = {"k", "l"};
+static const char *const NAMES_SAMPLE[] = {"sample"}, *const NAMES_SAMPLE_G[] = {"sample", "g"};
 
 #define INVALID "invalid parameter: "
 #define INTERNAL_PREFIX "internal metatensor error (this is likely a bug, please report it): "
@@ -96,6 +105,23 @@ static inline void set_stale_error(void) {
         CHECK_STR_EQ(last_error().origin, "metatensor-core");                        \
     } while (0)
 
+/* The record is the library's error `message`: 2 checks. */
+static inline void check_library_error_(const char *message, const char *file, int line) {
+    check_str_eq_(last_message(), message, "last_message()", "message", file, line);
+    check_str_eq_(last_error().origin, "metatensor-core", "origin", "\"metatensor-core\"", file,
+                  line);
+}
+
+/* A constructor refused its arguments: `result` is NULL and, unless `message`
+ * is NULL, the record is the library's `message`: 1 or 3 checks. */
+static inline void check_null_result_(const void *result, const char *message, const char *file,
+                                      int line) {
+    check_record_(result == NULL, file, line, "result == NULL");
+    if (message != NULL) {
+        check_library_error_(message, file, line);
+    }
+}
+
 /* The message of the record is the NULL-argument error for `name`: "got
  * invalid NULL pointer for <name>", then the end or " at <file>:<line>" (not
  * matched). One check. */
@@ -122,18 +148,6 @@ static inline void check_null_argument_(const char *name, const char *file, int 
                   line);
 }
 #define CHECK_NULL_ARGUMENT(name) check_null_argument_((name), __FILE__, __LINE__)
-
-/* `refused` is true (`what` says of what), and a non-NULL `message` is the
- * record's, from the library: 1 check, or 3 with a message */
-static inline void check_refused_(int refused, const char *what, const char *message,
-                                  const char *file, int line) {
-    check_record_(refused, file, line, what);
-    if (message != NULL) {
-        check_str_eq_(last_message(), message, "last_message()", "message", file, line);
-        check_str_eq_(last_error().origin, "metatensor-core", "origin", "\"metatensor-core\"",
-                      file, line);
-    }
-}
 
 /* `call` (a status) refuses a NULL `name` with status 1: 3 checks */
 #define CHECK_NULL_ARG(call, name)                                                   \
@@ -197,6 +211,34 @@ static inline mts_block_t *block_at(mts_tensormap_t *tensor, uintptr_t index) {
         return NULL;
     }
     return block;
+}
+
+/* `release` on each of the other arguments (pointers to `type`), in order */
+#define FREE_ALL(release, type, ...)                            \
+    do {                                                        \
+        type *const all_[] = {__VA_ARGS__};                     \
+        for (size_t i_ = 0; i_ < ARRAY_SIZE(all_); i_++) {      \
+            release(all_[i_]);                                  \
+        }                                                       \
+    } while (0)
+#define FREE_LABELS(...) FREE_ALL(mts_labels_free, const mts_labels_t, __VA_ARGS__)
+#define FREE_BLOCKS(...) FREE_ALL(mts_block_free, mts_block_t, __VA_ARGS__)
+#define FREE_TENSORS(...) FREE_ALL(mts_tensormap_free, mts_tensormap_t, __VA_ARGS__)
+
+/* a second data origin, for arrays claiming to come from elsewhere */
+static inline mts_data_origin_t other_origin_id(void) {
+    mts_data_origin_t origin = 0;
+    mts_register_data_origin("metatensor-go.tests.other", &origin);
+    return origin;
+}
+
+/* an `origin` member giving other_origin_id() (the call is still counted) */
+static inline mts_status_t other_origin(const void *ptr, mts_data_origin_t *origin) {
+    mts_status_t status = ta_origin(ptr, origin);
+    if (status == MTS_SUCCESS) {
+        *origin = other_origin_id();
+    }
+    return status;
 }
 
 static inline int device_eq(DLDevice a, DLDevice b) {
@@ -302,6 +344,34 @@ static inline void check_string_list_(mts_status_t status, const char *const *go
     check_record_(ok, file, line, what);
 }
 
+/* The same list checked string by string: `status` is MTS_SUCCESS, the
+ * count is `count` and, when it is, each string equals its `expected`:
+ * count + 2 checks. */
+static inline void check_strings_(mts_status_t status, const char *const *got,
+                                  uintptr_t got_count, const char *const *expected,
+                                  uintptr_t count, const char *file, int line) {
+    check_int_eq_(status, MTS_SUCCESS, "status", "MTS_SUCCESS", "CHECK_STATUS", file, line);
+    check_int_eq_((long long)got_count, (long long)count, "count", "expected count",
+                  "CHECK_INT_EQ", file, line);
+    for (uintptr_t i = 0; got_count == count && i < count; i++) {
+        check_str_eq_(got[i], expected[i], "got[i]", "expected[i]", file, line);
+    }
+}
+#define CHECK_STRINGS(status, got, got_count, expected) \
+    check_strings_((status), (got), (got_count), (expected), ARRAY_SIZE(expected), __FILE__, \
+                   __LINE__)
+
+/* The strings that `getter(object, &list, &count)` lists, list and count
+ * poisoned before the call, are `expected` (see check_string_list_). */
+#define CHECK_LISTED_(getter, object, expected, count, what)                            \
+    do {                                                                                \
+        const char *const *list_ = (const char *const *)&list_;                         \
+        uintptr_t got_ = 12345;                                                         \
+        mts_status_t status_ = getter((object), &list_, &got_);                         \
+        check_string_list_(status_, list_, got_, (expected), (count), (what), __FILE__, \
+                           __LINE__);                                                   \
+    } while (0)
+
 /* the shape and float64 values of a test array; NaN equals NaN */
 static inline void check_array_(const struct test_array *array, const uintptr_t *shape,
                                 uintptr_t ndim, const double *values, const char *file,
@@ -332,25 +402,6 @@ static inline void check_array_(const struct test_array *array, const uintptr_t 
 #define CHECK_ARRAY(array, shape, values) \
     check_array_((array), (shape), ARRAY_SIZE(shape), (values), __FILE__, __LINE__)
 
-
-/* ------------------------------------------------------------------------ */
-/* a second data origin                                                     */
-
-/* the origin "metatensor-go.tests.other", registered on first use */
-static inline mts_data_origin_t other_origin_id(void) {
-    mts_data_origin_t origin = 0;
-    mts_register_data_origin("metatensor-go.tests.other", &origin);
-    return origin;
-}
-
-/* an origin callback for test arrays that claim to come from elsewhere */
-static inline mts_status_t other_origin(const void *ptr, mts_data_origin_t *origin) {
-    mts_status_t status = ta_origin(ptr, origin);
-    if (status == MTS_SUCCESS) {
-        *origin = other_origin_id();
-    }
-    return status;
-}
 
 /* ------------------------------------------------------------------------ */
 /* the end of a program                                                     */

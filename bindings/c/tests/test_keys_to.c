@@ -21,9 +21,28 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "test_helpers.h"
+
+static const char *const NAMES_KEYS[] = {"key_1", "key_2"};
+static const char *const NAMES_KEY_1[] = {"key_1"};
+static const char *const NAMES_KEY_2[] = {"key_2"};
+static const char *const NAMES_SAMPLES[] = {"samples"};
+static const char *const NAMES_COMPONENT[] = {"component"};
+static const char *const NAMES_PROPERTIES[] = {"properties"};
+static const char *const NAMES_SAMPLE_PARAMETER[] = {"sample", "parameter"};
+static const char *const NAMES_SAMPLES_KEY_2[] = {"samples", "key_2"};
+static const char *const NAMES_KEY_1_PROPERTIES[] = {"key_1", "properties"};
+static const char *const NAMES_S_K[] = {"s", "k"};
+static const char *const NAMES_K_P[] = {"k", "p"};
+static const char *const NAMES_UNDERSCORE[] = {"_"};
+static const char *const NAMES_ZZ[] = {"zz"};
 
 #define N NAN
 
@@ -67,15 +86,17 @@ static mts_block_t *block_from(struct test_array *values, const mts_labels_t *sa
     mts_block_t *block = mts_block(ta_mts(values), samples, component != NULL ? &component : NULL,
                                    component != NULL ? 1 : 0, properties);
     CHECK(block != NULL);
-    mts_labels_free(samples);
-    mts_labels_free(component);
-    mts_labels_free(properties);
+    FREE_LABELS(samples, component, properties);
     return block;
 }
 
 /* keys_to_properties or keys_to_samples */
 typedef mts_tensormap_t *(*keys_to_fn)(const mts_tensormap_t *, const mts_labels_t *,
                                        mts_array_t, bool);
+
+/* both operations, properties first */
+static const keys_to_fn KEYS_TO[2] = {mts_tensormap_keys_to_properties,
+                                      mts_tensormap_keys_to_samples};
 
 /* ------------------------------------------------------------------------ */
 /* the C++ fixture                                                          */
@@ -159,20 +180,69 @@ static struct counts count_calls(const struct cpp_fixture *f, enum ta_member mem
     return counts;
 }
 
+/* the end of a test: frees `move` and `tensor`, then nothing made since
+ * `live` is alive: 1 check */
+static void end_test_(const mts_labels_t *move, mts_tensormap_t *tensor, long live, int line) {
+    mts_labels_free(move);
+    mts_tensormap_free(tensor);
+    check_int_eq_(ta_live(), live, "ta_live()", "live", "CHECK_INT_EQ", __FILE__, line);
+}
+#define END_TEST(move, tensor, live) end_test_((move), (tensor), (live), __LINE__)
+
+/* `function` moves `move` of `tensor` with `fill`, sorting the samples or
+ * not: it succeeds and destroys the fill once (2 checks) */
+static mts_tensormap_t *moved_keys_(keys_to_fn function, const mts_tensormap_t *tensor,
+                                    const mts_labels_t *move, struct test_array *fill, bool sort,
+                                    int line) {
+    mts_tensormap_t *result = function(tensor, move, ta_mts(fill), sort);
+    check_record_(result != NULL, __FILE__, line, "result != NULL");
+    check_int_eq_(ta_calls(fill, TA_DESTROY), 1, "fill destroyed", "1", "CHECK_INT_EQ",
+                  __FILE__, line);
+    return result;
+}
+#define MOVED_KEYS(function, tensor, move, fill, sort) \
+    moved_keys_((function), (tensor), (move), (fill), (sort), __LINE__)
+
+/* the info keys of `tensor` are `expected`: count + 2 checks */
+static void check_info_(const mts_tensormap_t *tensor, const char *const *expected,
+                        uintptr_t count, int line) {
+    const char *const *info = NULL;
+    uintptr_t info_count = 0;
+    mts_status_t status = mts_tensormap_info_keys(tensor, &info, &info_count);
+    check_strings_(status, info, info_count, expected, count, __FILE__, line);
+}
+#define CHECK_INFO(tensor, expected) \
+    check_info_((tensor), (expected), ARRAY_SIZE(expected), __LINE__)
+
+/* the create calls on the fixture's arrays and the move_data calls so far */
+struct calls_before {
+    struct counts creates;
+    long moves;
+};
+
+static struct calls_before calls_before(const struct cpp_fixture *f) {
+    struct calls_before before = {count_calls(f, TA_CREATE), ta_total_calls(TA_MOVE_DATA)};
+    return before;
+}
+
+/* the fixture with two info entries, set in order */
+static struct cpp_fixture cpp_fixture_info(const char *first, const char *first_value,
+                                           const char *second, const char *second_value) {
+    struct cpp_fixture f = cpp_fixture();
+    mts_tensormap_set_info(f.tensor, first, first_value);
+    mts_tensormap_set_info(f.tensor, second, second_value);
+    return f;
+}
+
 static void test_cpp_keys_to_samples(void) {
     long live = ta_live();
-    struct cpp_fixture f = cpp_fixture();
-    mts_tensormap_set_info(f.tensor, "zeta", "z");
-    mts_tensormap_set_info(f.tensor, "alpha", "a");
+    struct cpp_fixture f = cpp_fixture_info("zeta", "z", "alpha", "a");
     const mts_labels_t *move = ta_labels(NAMES_KEY_2, 1, NULL, 0);
     struct test_array *fill = ta_scalar_f64(NAN);
-    struct counts creates = count_calls(&f, TA_CREATE);
-    long moves = ta_total_calls(TA_MOVE_DATA);
+    struct calls_before before = calls_before(&f);
     int keys_from_dlpack = ta_calls(f.keys, TA_FROM_DLPACK);
 
-    mts_tensormap_t *tensor = mts_tensormap_keys_to_samples(f.tensor, move, ta_mts(fill), true);
-    CHECK(tensor != NULL);
-    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    mts_tensormap_t *tensor = MOVED_KEYS(mts_tensormap_keys_to_samples, f.tensor, move, fill, true);
 
     static const int32_t keys[] = {0, 1, 2};
     CHECK_KEYS(tensor, NAMES_KEY_1, keys);
@@ -185,14 +255,8 @@ static void test_cpp_keys_to_samples(void) {
     mts_labels_free(new_keys);
 
     /* the info, in alphabetical order */
-    const char *const *info = NULL;
-    uintptr_t info_count = 0;
-    CHECK_STATUS(mts_tensormap_info_keys(tensor, &info, &info_count), MTS_SUCCESS);
-    CHECK_INT_EQ(info_count, 2);
-    if (info_count == 2) {
-        CHECK_STR_EQ(info[0], "alpha");
-        CHECK_STR_EQ(info[1], "zeta");
-    }
+    static const char *const info_keys[] = {"alpha", "zeta"};
+    CHECK_INFO(tensor, info_keys);
 
     /* blocks 0 and 1 are the old blocks 0 and 1 */
     mts_block_t *block = block_at(tensor, 0);
@@ -255,19 +319,17 @@ static void test_cpp_keys_to_samples(void) {
     struct counts after = count_calls(&f, TA_CREATE);
     static const int expected_values[] = {1, 1, 1, 0};
     for (int i = 0; i < 4; i++) {
-        CHECK_INT_EQ(after.values[i] - creates.values[i], expected_values[i]);
-        CHECK_INT_EQ(after.gradients[i] - creates.gradients[i], expected_values[i]);
+        CHECK_INT_EQ(after.values[i] - before.creates.values[i], expected_values[i]);
+        CHECK_INT_EQ(after.gradients[i] - before.creates.gradients[i], expected_values[i]);
     }
     /* one move_data per old block and per gradient */
-    CHECK_INT_EQ(ta_total_calls(TA_MOVE_DATA), moves + 8);
+    CHECK_INT_EQ(ta_total_calls(TA_MOVE_DATA), before.moves + 8);
     mts_tensormap_free(tensor);
 
     /* unsorted samples: first-seen order; the gradient samples are still
      * sorted */
     fill = ta_scalar_f64(NAN);
-    tensor = mts_tensormap_keys_to_samples(f.tensor, move, ta_mts(fill), false);
-    CHECK(tensor != NULL);
-    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    tensor = MOVED_KEYS(mts_tensormap_keys_to_samples, f.tensor, move, fill, false);
     block = block_at(tensor, 2);
     static const int32_t unsorted[] = {0, 2, 3, 2, 6, 2, 8, 2, 0, 3, 1, 3, 2, 3, 5, 3};
     CHECK_BLOCK_LABELS(block, 0, NAMES_SAMPLES_KEY_2, unsorted);
@@ -289,38 +351,25 @@ static void test_cpp_keys_to_samples(void) {
     static const int32_t old_keys[] = {0, 0, 1, 0, 2, 2, 2, 3};
     CHECK_KEYS(f.tensor, NAMES_KEYS, old_keys);
 
-    mts_labels_free(move);
-    mts_tensormap_free(f.tensor);
-    CHECK_INT_EQ(ta_live(), live);
+    END_TEST(move, f.tensor, live);
 }
 
 static void test_cpp_keys_to_properties(void) {
     long live = ta_live();
-    struct cpp_fixture f = cpp_fixture();
-    mts_tensormap_set_info(f.tensor, "b", "2");
-    mts_tensormap_set_info(f.tensor, "a", "1");
+    struct cpp_fixture f = cpp_fixture_info("b", "2", "a", "1");
     const mts_labels_t *move = ta_labels(NAMES_KEY_1, 1, NULL, 0);
     struct test_array *fill = ta_scalar_f64(NAN);
-    struct counts creates = count_calls(&f, TA_CREATE);
-    long moves = ta_total_calls(TA_MOVE_DATA);
+    struct calls_before before = calls_before(&f);
 
-    mts_tensormap_t *tensor = mts_tensormap_keys_to_properties(f.tensor, move, ta_mts(fill),
-                                                               true);
-    CHECK(tensor != NULL);
-    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    mts_tensormap_t *tensor =
+        MOVED_KEYS(mts_tensormap_keys_to_properties, f.tensor, move, fill, true);
     /* its shape was checked, then create got a view of it */
     CHECK(ta_calls(fill, TA_SHAPE) >= 1);
 
     static const int32_t keys[] = {0, 2, 3};
     CHECK_KEYS(tensor, NAMES_KEY_2, keys);
-    const char *const *info = NULL;
-    uintptr_t info_count = 0;
-    CHECK_STATUS(mts_tensormap_info_keys(tensor, &info, &info_count), MTS_SUCCESS);
-    CHECK_INT_EQ(info_count, 2);
-    if (info_count == 2) {
-        CHECK_STR_EQ(info[0], "a");
-        CHECK_STR_EQ(info[1], "b");
-    }
+    static const char *const info_keys[] = {"a", "b"};
+    CHECK_INFO(tensor, info_keys);
 
     /* block 0 merges the old blocks 0 and 1 */
     mts_block_t *block = block_at(tensor, 0);
@@ -386,17 +435,15 @@ static void test_cpp_keys_to_properties(void) {
     struct counts after = count_calls(&f, TA_CREATE);
     static const int expected_values[] = {2, 0, 2, 2};
     for (int i = 0; i < 4; i++) {
-        CHECK_INT_EQ(after.values[i] - creates.values[i], expected_values[i]);
-        CHECK_INT_EQ(after.gradients[i] - creates.gradients[i], 0);
+        CHECK_INT_EQ(after.values[i] - before.creates.values[i], expected_values[i]);
+        CHECK_INT_EQ(after.gradients[i] - before.creates.gradients[i], 0);
     }
-    CHECK_INT_EQ(ta_total_calls(TA_MOVE_DATA), moves + 8);
+    CHECK_INT_EQ(ta_total_calls(TA_MOVE_DATA), before.moves + 8);
     mts_tensormap_free(tensor);
 
     /* unsorted samples; the gradient samples are sorted whatever happens */
     fill = ta_scalar_f64(-1.0);
-    tensor = mts_tensormap_keys_to_properties(f.tensor, move, ta_mts(fill), false);
-    CHECK(tensor != NULL);
-    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    tensor = MOVED_KEYS(mts_tensormap_keys_to_properties, f.tensor, move, fill, false);
     block = block_at(tensor, 0);
     static const int32_t unsorted[] = {0, 2, 4, 1, 3};
     CHECK_BLOCK_LABELS(block, 0, NAMES_SAMPLES, unsorted);
@@ -429,9 +476,7 @@ static void test_cpp_keys_to_properties(void) {
     CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
     mts_labels_free(both);
 
-    mts_labels_free(move);
-    mts_tensormap_free(f.tensor);
-    CHECK_INT_EQ(ta_live(), live);
+    END_TEST(move, f.tensor, live);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -488,10 +533,8 @@ static void test_small_keys_to_properties(void) {
     /* case A, no entries in keys_to_move: the properties the blocks have */
     const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0);
     struct test_array *fill = ta_scalar_f64(-1);
-    mts_tensormap_t *tensor = mts_tensormap_keys_to_properties(m.tensor, move, ta_mts(fill),
-                                                               true);
-    CHECK(tensor != NULL);
-    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    mts_tensormap_t *tensor =
+        MOVED_KEYS(mts_tensormap_keys_to_properties, m.tensor, move, fill, true);
     /* every key moved: a single "_" key */
     CHECK_KEYS(tensor, NAMES_UNDERSCORE, underscore);
     mts_block_t *block = block_at(tensor, 0);
@@ -521,9 +564,7 @@ static void test_small_keys_to_properties(void) {
     move = ta_labels(NAMES_K, 1, rows, 3);
     fill = ta_scalar_f64(-1);
     long moves = ta_total_calls(TA_MOVE_DATA);
-    tensor = mts_tensormap_keys_to_properties(m.tensor, move, ta_mts(fill), true);
-    CHECK(tensor != NULL);
-    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    tensor = MOVED_KEYS(mts_tensormap_keys_to_properties, m.tensor, move, fill, true);
     CHECK_KEYS(tensor, NAMES_UNDERSCORE, underscore);
     block = block_at(tensor, 0);
     CHECK_BLOCK_LABELS(block, 0, NAMES_S, samples);
@@ -576,9 +617,7 @@ static void test_small_keys_to_properties(void) {
     CHECK_BLOCK_LABELS(block, 1, NAMES_K_P, properties_shifted);
     CHECK_ARRAY(block_array(block), shape, values_a);
     mts_tensormap_free(tensor);
-    mts_labels_free(move);
-    mts_tensormap_free(m.tensor);
-    CHECK_INT_EQ(ta_live(), live);
+    END_TEST(move, m.tensor, live);
 }
 
 static void test_small_keys_to_samples(void) {
@@ -586,9 +625,7 @@ static void test_small_keys_to_samples(void) {
     struct small m = small_map(1);
     const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0);
     struct test_array *fill = ta_scalar_f64(-1);
-    mts_tensormap_t *tensor = mts_tensormap_keys_to_samples(m.tensor, move, ta_mts(fill), true);
-    CHECK(tensor != NULL);
-    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    mts_tensormap_t *tensor = MOVED_KEYS(mts_tensormap_keys_to_samples, m.tensor, move, fill, true);
     static const int32_t underscore[] = {0};
     CHECK_KEYS(tensor, NAMES_UNDERSCORE, underscore);
     mts_block_t *block = block_at(tensor, 0);
@@ -631,9 +668,7 @@ static void test_small_keys_to_samples(void) {
     static const double unsorted_gradient[] = {11, 12, -1, -1, 13, 14, 15, 16, -1};
     CHECK_ARRAY(block_array(gradient), gradient_shape, unsorted_gradient);
     mts_tensormap_free(tensor);
-    mts_labels_free(move);
-    mts_tensormap_free(m.tensor);
-    CHECK_INT_EQ(ta_live(), live);
+    END_TEST(move, m.tensor, live);
 }
 
 /* properties merged in runs: block 1's properties (2, 5, 0) land at
@@ -698,10 +733,9 @@ static void test_nothing_to_move(void) {
     long live = ta_live();
     struct small m = small_map(1);
     const mts_labels_t *nothing = ta_labels(NULL, 0, NULL, 0);
-    keys_to_fn functions[2] = {mts_tensormap_keys_to_properties, mts_tensormap_keys_to_samples};
     for (int i = 0; i < 2; i++) {
         struct test_array *fill = ta_scalar_f64(-1);
-        mts_tensormap_t *tensor = functions[i](m.tensor, nothing, ta_mts(fill), true);
+        mts_tensormap_t *tensor = KEYS_TO[i](m.tensor, nothing, ta_mts(fill), true);
         CHECK(tensor != NULL);
         CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
         static const int32_t keys[] = {0, 1, 2};
@@ -719,9 +753,7 @@ static void test_nothing_to_move(void) {
               array->created_from == m.values[1]);
         mts_tensormap_free(tensor);
     }
-    mts_labels_free(nothing);
-    mts_tensormap_free(m.tensor);
-    CHECK_INT_EQ(ta_live(), live);
+    END_TEST(nothing, m.tensor, live);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -735,7 +767,7 @@ static void check_keys_to_error_(keys_to_fn function, const mts_tensormap_t *ten
     struct test_array *fill = ta_scalar_f64(0.5);
     set_stale_error();
     mts_tensormap_t *result = function(tensor, move, ta_mts(fill), true);
-    check_refused_(result == NULL, "result == NULL", message, __FILE__, line);
+    check_null_result_(result, message, __FILE__, line);
     check_int_eq_(ta_calls(fill, TA_DESTROY), 1, "fill destroyed", "1", "CHECK_INT_EQ",
                   __FILE__, line);
     check_int_eq_(ta_live(), live, "ta_live()", "live", "CHECK_INT_EQ", __FILE__, line);
@@ -752,10 +784,9 @@ static void test_preconditions(void) {
     const mts_labels_t *move_rows = ta_labels(NAMES_K, 1, rows, 1);
     const mts_labels_t *zz = ta_labels(NAMES_ZZ, 1, NULL, 0);
     const mts_labels_t *zz_rows = ta_labels(NAMES_ZZ, 1, rows, 1);
-    keys_to_fn functions[2] = {mts_tensormap_keys_to_properties, mts_tensormap_keys_to_samples};
 
     for (int i = 0; i < 2; i++) {
-        keys_to_fn function = functions[i];
+        keys_to_fn function = KEYS_TO[i];
         /* 1. NULL arguments: the tensor first; the fill value is destroyed */
         CHECK_KEYS_TO_ERROR(function, NULL, move, NULL);
         CHECK_NULL_MESSAGE("tensor");
@@ -804,10 +835,7 @@ static void test_preconditions(void) {
                         INVALID "'s' is not part of the keys for this tensor map");
     mts_labels_free(s);
 
-    mts_labels_free(move);
-    mts_labels_free(move_rows);
-    mts_labels_free(zz);
-    mts_labels_free(zz_rows);
+    FREE_LABELS(move, move_rows, zz, zz_rows);
     mts_tensormap_free(m.tensor);
     CHECK_INT_EQ(ta_live(), live);
 }
@@ -853,9 +881,7 @@ static void test_nested_gradients(void) {
         CHECK_INT_EQ(count, 0);
     }
     mts_tensormap_free(result);
-    mts_labels_free(move);
-    mts_tensormap_free(m.tensor);
-    CHECK_INT_EQ(ta_live(), live);
+    END_TEST(move, m.tensor, live);
 }
 
 /* `function` refuses the fill value `new_fill` (an expression making a test
@@ -873,46 +899,42 @@ static void test_fill_value(void) {
     long live = ta_live();
     struct small m = small_map(0);
     const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0);
-    keys_to_fn functions[2] = {mts_tensormap_keys_to_properties, mts_tensormap_keys_to_samples};
 
     for (int i = 0; i < 2; i++) {
         /* the dtype must be the values' */
-        CHECK_FILL_REFUSED(functions[i], m.tensor, move, ta_new(TA_INT32, NULL, 0, NULL),
+        CHECK_FILL_REFUSED(KEYS_TO[i], m.tensor, move, ta_new(TA_INT32, NULL, 0, NULL),
                            INVALID "fill_value dtype (code=0, bits=32, lanes=1) does not match "
                                    "array dtype (code=2, bits=64, lanes=1)");
         /* one scalar, no dimension */
         uintptr_t one[1] = {1};
-        CHECK_FILL_REFUSED(functions[i], m.tensor, move, ta_new_f64(NULL, one, 1),
+        CHECK_FILL_REFUSED(KEYS_TO[i], m.tensor, move, ta_new_f64(NULL, one, 1),
                            INVALID "fill_value must be a single scalar, got a shape [1]");
         uintptr_t two[2] = {2, 3};
-        CHECK_FILL_REFUSED(functions[i], m.tensor, move, ta_new_f64(NULL, two, 2),
+        CHECK_FILL_REFUSED(KEYS_TO[i], m.tensor, move, ta_new_f64(NULL, two, 2),
                            INVALID "fill_value must be a single scalar, got a shape [2, 3]");
         /* on CPU */
         struct test_array *fill = ta_scalar_f64(0);
         fill->device = CUDA0;
-        CHECK_FILL_REFUSED(functions[i], m.tensor, move, fill,
+        CHECK_FILL_REFUSED(KEYS_TO[i], m.tensor, move, fill,
                            INVALID "fill_value must be on CPU");
         /* a fill value without destroy is fine */
         fill = ta_scalar_f64(0);
         mts_array_t no_destroy = ta_mts(fill);
         no_destroy.destroy = NULL;
-        mts_tensormap_t *result = functions[i](m.tensor, move, no_destroy, true);
+        mts_tensormap_t *result = KEYS_TO[i](m.tensor, move, no_destroy, true);
         CHECK(result != NULL);
         CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 0);
         ta_destroy(fill);
         mts_tensormap_free(result);
     }
 
-    mts_labels_free(move);
-    mts_tensormap_free(m.tensor);
-    CHECK_INT_EQ(ta_live(), live);
+    END_TEST(move, m.tensor, live);
 }
 
 static void test_callback_errors(void) {
     long live = ta_live();
     struct small m = small_map(0);
     const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0);
-    keys_to_fn functions[2] = {mts_tensormap_keys_to_properties, mts_tensormap_keys_to_samples};
 
     for (int i = 0; i < 2; i++) {
         /* create fails: NULL, the callback's record prefixed */
@@ -920,7 +942,7 @@ static void test_callback_errors(void) {
         ta_set_fail(m.values[0], TA_CREATE, 5, "no create today");
         struct test_array *fill = ta_scalar_f64(0);
         clear_error();
-        CHECK(functions[i](m.tensor, move, ta_mts(fill), true) == NULL);
+        CHECK(KEYS_TO[i](m.tensor, move, ta_mts(fill), true) == NULL);
         CHECK_STR_EQ(last_message(), "calling mts_array_t.create failed: no create today");
         CHECK_STR_EQ(last_error().origin, TA_ERROR_ORIGIN);
         struct ta_error_data *data = last_error().data;
@@ -935,7 +957,7 @@ static void test_callback_errors(void) {
         m.values[0]->fail_sets_error = 1;
         snprintf(m.values[0]->fail_message, sizeof(m.values[0]->fail_message), "no move today");
         fill = ta_scalar_f64(0);
-        CHECK(functions[i](m.tensor, move, ta_mts(fill), true) == NULL);
+        CHECK(KEYS_TO[i](m.tensor, move, ta_mts(fill), true) == NULL);
         CHECK_STR_EQ(last_message(), "calling mts_array_t.move_data failed: no move today");
         CHECK_STR_EQ(last_error().origin, TA_ERROR_ORIGIN);
         CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
@@ -947,7 +969,7 @@ static void test_callback_errors(void) {
         struct test_array *keys_array = labels_array(keys);
         ta_set_fail(keys_array, TA_FROM_DLPACK, MTS_CALLBACK_ERROR, "no import today");
         fill = ta_scalar_f64(0);
-        CHECK(functions[i](m.tensor, move, ta_mts(fill), true) == NULL);
+        CHECK(KEYS_TO[i](m.tensor, move, ta_mts(fill), true) == NULL);
 #ifdef MTS_TEST_REFERENCE
         CHECK_STR_EQ(last_message(), INTERNAL_PREFIX "invalid labels in "
                                                      "remove_dimensions_from_keys: "
@@ -963,9 +985,7 @@ static void test_callback_errors(void) {
         mts_labels_free(keys);
     }
     clear_error();
-    mts_labels_free(move);
-    mts_tensormap_free(m.tensor);
-    CHECK_INT_EQ(ta_live(), live);
+    END_TEST(move, m.tensor, live);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -45,6 +45,10 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "test_helpers.h"
 
@@ -56,6 +60,7 @@
 #define KEPT_EXPORTS 1
 #endif
 
+static const char *const NAMES_BA[] = {"b", "a"};
 
 /* ------------------------------------------------------------------------ */
 /* helpers                                                                  */
@@ -66,6 +71,16 @@
     INVALID "`" name "_mapping_count` (" given ") must match the number of elements in `" \
         name "` (" entries ") but doesn't"
 
+/* the error of the set operation `op` on labels with the dimensions `first`
+ * and `second` (quoted lists) */
+#define DIMENSIONS_MESSAGE(op, first, second)                                               \
+    INVALID "can not take the " op " of these Labels, they have different dimensions: " first \
+            ", and " second
+
+/* `call` refuses the mapping count `given` for `name` holding `entries` */
+#define CHECK_MAPPING_COUNT(call, name, given, entries) \
+    CHECK_ERROR(call, MTS_INVALID_PARAMETER_ERROR, MAPPING_COUNT_MESSAGE(name, given, entries))
+
 /* a new test array of `count` rows and `size` columns on `device` */
 static struct test_array *new_values(const int32_t *values, uintptr_t count, uintptr_t size,
                                      DLDevice device) {
@@ -74,15 +89,30 @@ static struct test_array *new_values(const int32_t *values, uintptr_t count, uin
     return array;
 }
 
-/* checked labels over a new test array; `*array_out` gets the array */
-static const mts_labels_t *labels_on(const char *const *names, uintptr_t size,
-                                     const int32_t *values, uintptr_t count, DLDevice device,
-                                     struct test_array **array_out) {
+/* mts_labels, or mts_labels_assume_unique when `unique` */
+static const mts_labels_t *new_labels(int unique, const char *const *names, uintptr_t count,
+                                      struct test_array *array) {
+    return unique ? mts_labels_assume_unique(names, count, ta_mts(array))
+                  : mts_labels(names, count, ta_mts(array));
+}
+
+/* labels (assume_unique when `unique`, else checked) over a new test array;
+ * `*array_out` gets the array */
+static const mts_labels_t *any_labels_on(int unique, const char *const *names, uintptr_t size,
+                                         const int32_t *values, uintptr_t count,
+                                         DLDevice device, struct test_array **array_out) {
     struct test_array *array = new_values(values, count, size, device);
     if (array_out != NULL) {
         *array_out = array;
     }
-    return mts_labels(names, size, ta_mts(array));
+    return new_labels(unique, names, size, array);
+}
+
+/* checked labels over a new test array; `*array_out` gets the array */
+static const mts_labels_t *labels_on(const char *const *names, uintptr_t size,
+                                     const int32_t *values, uintptr_t count, DLDevice device,
+                                     struct test_array **array_out) {
+    return any_labels_on(0, names, size, values, count, device, array_out);
 }
 
 static const mts_labels_t *labels_cpu(const char *const *names, uintptr_t size,
@@ -94,11 +124,7 @@ static const mts_labels_t *labels_cpu(const char *const *names, uintptr_t size,
 static const mts_labels_t *unique_labels_on(const char *const *names, uintptr_t size,
                                             const int32_t *values, uintptr_t count,
                                             DLDevice device, struct test_array **array_out) {
-    struct test_array *array = new_values(values, count, size, device);
-    if (array_out != NULL) {
-        *array_out = array;
-    }
-    return mts_labels_assume_unique(names, size, ta_mts(array));
+    return any_labels_on(1, names, size, values, count, device, array_out);
 }
 
 /* zero-dimension labels (their values are the library's own array) */
@@ -166,6 +192,20 @@ static void check_selected_(const uint64_t *got, uintptr_t got_count, const uint
 }
 #define CHECK_SELECTED(got, got_count, expected, count) \
     check_selected_((got), (got_count), (expected), (count), __LINE__)
+
+/* selecting `selection` (freed here) in `labels` with 4 slots succeeds and
+ * gives the rows `expected`: 2 checks */
+static void check_select_(const mts_labels_t *labels, const mts_labels_t *selection,
+                          const uint64_t *expected, uintptr_t count, int line) {
+    uint64_t selected[8] = {0};
+    uintptr_t selected_count = 4;
+    check_int_eq_(mts_labels_select(labels, selection, selected, &selected_count), MTS_SUCCESS,
+                  "mts_labels_select(...)", "MTS_SUCCESS", "CHECK_STATUS", __FILE__, line);
+    check_selected_(selected, selected_count, expected, count, line);
+    mts_labels_free(selection);
+}
+#define CHECK_SELECT(labels, selection, expected) \
+    check_select_((labels), (selection), (expected), ARRAY_SIZE(expected), __LINE__)
 
 /* the test array stored in `labels` */
 static struct test_array *values_array(const mts_labels_t *labels) {
@@ -247,24 +287,36 @@ static void test_origin_fast_path(void) {
 /* ------------------------------------------------------------------------ */
 /* names                                                                    */
 
+/* new_labels on a fresh `array` (after a stale error) must fail with
+ * `message` (only its start when `prefix`) and `origin` (unchecked when
+ * NULL), destroying the array once: it was consumed */
+static void check_refused_(int unique, const char *const *names, uintptr_t count,
+                           struct test_array *array, const char *message, int prefix,
+                           const char *origin, const char *file, int line) {
+    long live = ta_live() - 1;
+    set_stale_error();
+    const mts_labels_t *labels = new_labels(unique, names, count, array);
+    check_record_(labels == NULL, file, line, "labels == NULL");
+    if (prefix) {
+        check_str_prefix_(last_message(), message, "last_message()", "message", file, line);
+    } else {
+        check_str_eq_(last_message(), message, "last_message()", "message", file, line);
+    }
+    if (origin != NULL) {
+        check_str_eq_(last_error().origin, origin, "origin", "origin", file, line);
+    }
+    check_int_eq_(ta_calls(array, TA_DESTROY), 1, "destroy calls", "1", "CHECK_INT_EQ", file,
+                  line);
+    check_int_eq_(ta_live(), live, "ta_live()", "live", "CHECK_INT_EQ", file, line);
+    mts_labels_free(labels);
+}
+
 static void check_invalid_names_(const char *const *names, uintptr_t count, const char *message,
                                  int line) {
     static const int32_t values[] = {1, 2, 3, 4};
     for (int unique = 0; unique < 2; unique++) {
-        long live = ta_live();
-        struct test_array *array = ta_new_i32(values, 1, count);
-        set_stale_error();
-        const mts_labels_t *labels = unique ? mts_labels_assume_unique(names, count, ta_mts(array))
-                                            : mts_labels(names, count, ta_mts(array));
-        check_record_(labels == NULL, __FILE__, line, "labels == NULL");
-        check_str_eq_(last_message(), message, "last_message()", "message", __FILE__, line);
-        check_str_eq_(last_error().origin, "metatensor-core", "origin", "\"metatensor-core\"",
-                      __FILE__, line);
-        /* the array was consumed */
-        check_int_eq_(ta_calls(array, TA_DESTROY), 1, "destroy calls", "1", "CHECK_INT_EQ",
-                      __FILE__, line);
-        check_int_eq_(ta_live(), live, "ta_live()", "live", "CHECK_INT_EQ", __FILE__, line);
-        mts_labels_free(labels);
+        check_refused_(unique, names, count, ta_new_i32(values, 1, count), message, 0,
+                       "metatensor-core", __FILE__, line);
     }
 }
 #define CHECK_INVALID_NAMES(names, message) \
@@ -276,9 +328,7 @@ static void test_names(void) {
     for (size_t i = 0; i < ARRAY_SIZE(valid); i++) {
         const char *names[] = {valid[i]};
         for (int unique = 0; unique < 2; unique++) {
-            struct test_array *array = ta_new_i32(values, 1, 1);
-            const mts_labels_t *labels = unique ? mts_labels_assume_unique(names, 1, ta_mts(array))
-                                                : mts_labels(names, 1, ta_mts(array));
+            const mts_labels_t *labels = new_labels(unique, names, 1, ta_new_i32(values, 1, 1));
             CHECK(labels != NULL);
             const char *const *got = NULL;
             uintptr_t count = 0;
@@ -323,30 +373,15 @@ static void test_names(void) {
 
     /* a NULL names pointer with a non-zero count; the array is consumed */
     for (int unique = 0; unique < 2; unique++) {
-        long live = ta_live();
-        struct test_array *array = ta_new_i32(values, 1, 2);
-        set_stale_error();
-        const mts_labels_t *labels = unique ? mts_labels_assume_unique(NULL, 2, ta_mts(array))
-                                            : mts_labels(NULL, 2, ta_mts(array));
-        CHECK(labels == NULL);
-        CHECK_STR_EQ(last_message(), "invalid parameter: names can not be NULL");
-        CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 1);
-        CHECK_INT_EQ(ta_live(), live);
+        check_refused_(unique, NULL, 2, ta_new_i32(values, 1, 2),
+                       "invalid parameter: names can not be NULL", 0, NULL, __FILE__, __LINE__);
     }
 
     /* invalid UTF-8 in a name is a panic (255) */
     for (int unique = 0; unique < 2; unique++) {
-        long live = ta_live();
         const char *names[] = {"a", "\xff\xfe"};
-        struct test_array *array = ta_new_i32(values, 1, 2);
-        set_stale_error();
-        const mts_labels_t *labels = unique ? mts_labels_assume_unique(names, 2, ta_mts(array))
-                                            : mts_labels(names, 2, ta_mts(array));
-        CHECK(labels == NULL);
-        CHECK_STR_PREFIX(last_message(), INTERNAL_PREFIX);
-        CHECK_STR_EQ(last_error().origin, "metatensor-core");
-        CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 1);
-        CHECK_INT_EQ(ta_live(), live);
+        check_refused_(unique, names, 2, ta_new_i32(values, 1, 2), INTERNAL_PREFIX, 1,
+                       "metatensor-core", __FILE__, __LINE__);
     }
 }
 
@@ -357,22 +392,11 @@ static void check_bad_shape_(const uintptr_t *shape, uintptr_t ndim, uintptr_t n
                              int line) {
     static const char *const names[] = {"a", "b", "c"};
     for (int unique = 0; unique < 2; unique++) {
-        long live = ta_live();
         struct test_array *array = ta_new(TA_INT32, shape, ndim, NULL);
-        set_stale_error();
-        const mts_labels_t *labels = unique
-                                         ? mts_labels_assume_unique(names, names_count,
-                                                                    ta_mts(array))
-                                         : mts_labels(names, names_count, ta_mts(array));
-        check_record_(labels == NULL, __FILE__, line, "labels == NULL");
-        check_str_prefix_(last_message(), INTERNAL_PREFIX, "last_message()", "INTERNAL_PREFIX",
-                          __FILE__, line);
-        check_int_eq_(ta_calls(array, TA_DESTROY), 1, "destroy calls", "1", "CHECK_INT_EQ",
-                      __FILE__, line);
+        check_refused_(unique, names, names_count, array, INTERNAL_PREFIX, 1, NULL, __FILE__,
+                       line);
         check_int_eq_(ta_calls(array, TA_AS_DLPACK), 0, "as_dlpack calls", "0", "CHECK_INT_EQ",
                       __FILE__, line);
-        check_int_eq_(ta_live(), live, "ta_live()", "live", "CHECK_INT_EQ", __FILE__, line);
-        mts_labels_free(labels);
     }
 }
 #define CHECK_BAD_SHAPE(shape, names_count) \
@@ -386,8 +410,7 @@ static void test_shapes(void) {
         for (int unique = 0; unique < 2; unique++) {
             long live = ta_live();
             struct test_array *array = ta_new(TA_INT32, empty_shapes[i], 2, NULL);
-            const mts_labels_t *labels = unique ? mts_labels_assume_unique(NULL, 0, ta_mts(array))
-                                                : mts_labels(NULL, 0, ta_mts(array));
+            const mts_labels_t *labels = new_labels(unique, NULL, 0, array);
             CHECK(labels != NULL);
             CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 1);
             CHECK_INT_EQ(ta_calls(array, TA_AS_DLPACK), 0);
@@ -501,10 +524,7 @@ static void check_duplicates_(const int32_t *values, uintptr_t count, const char
     struct test_array *array = ta_new_i32(values, count, 2);
     set_stale_error();
     const mts_labels_t *labels = mts_labels(NAMES_AB, 2, ta_mts(array));
-    check_record_(labels == NULL, __FILE__, line, "labels == NULL");
-    check_str_eq_(last_message(), message, "last_message()", "message", __FILE__, line);
-    check_str_eq_(last_error().origin, "metatensor-core", "origin", "\"metatensor-core\"",
-                  __FILE__, line);
+    check_null_result_(labels, message, __FILE__, line);
     check_int_eq_(ta_calls(array, TA_DESTROY), 1, "destroy calls", "1", "CHECK_INT_EQ", __FILE__,
                   line);
     check_int_eq_(array->dlpack_live, 0, "dlpack_live", "0", "CHECK_INT_EQ", __FILE__, line);
@@ -648,9 +668,7 @@ static void test_small_checked_labels(void) {
     CHECK_VALUES(result, union_values, 5, 2);
     static const int64_t expected_second[] = {3, 1, 4};
     CHECK_MAPPING(second_mapping, expected_second, 3);
-    mts_labels_free(result);
-    mts_labels_free(second);
-    mts_labels_free(labels);
+    FREE_LABELS(result, second, labels);
     CHECK_INT_EQ(ta_calls(array, TA_AS_DLPACK), 1);
     CHECK_INT_EQ(ta_calls(other, TA_AS_DLPACK), 1);
     CHECK_INT_EQ(array->dlpack_live, 0);
@@ -806,9 +824,7 @@ static void test_assume_unique_is_lazy(void) {
     CHECK_INT_EQ(ta_calls(array, TA_AS_DLPACK), 1);
     CHECK_INT_EQ(ta_calls(other, TA_AS_DLPACK), 1);
     CHECK_VALUES(result, values, 3, 2);
-    mts_labels_free(result);
-    mts_labels_free(labels);
-    mts_labels_free(second);
+    FREE_LABELS(result, labels, second);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -863,9 +879,7 @@ static void test_values(void) {
     static const int32_t values[] = {1, 2, 3, 4};
     for (int unique = 0; unique < 2; unique++) {
         struct test_array *array = NULL;
-        const mts_labels_t *labels = unique
-                                         ? unique_labels_on(NAMES_AB, 2, values, 2, TA_CPU, &array)
-                                         : labels_cpu(NAMES_AB, 2, values, 2, &array);
+        const mts_labels_t *labels = any_labels_on(unique, NAMES_AB, 2, values, 2, TA_CPU, &array);
         CHECK(labels != NULL);
 
         mts_array_t got;
@@ -954,9 +968,7 @@ static void test_values_cpu(void) {
                 uintptr_t count = shapes[s][0], size = shapes[s][1];
                 struct test_array *array = ta_new_i32(values, count, size);
                 array->layout = layouts[l];
-                const mts_labels_t *labels =
-                    unique ? mts_labels_assume_unique(names6, size, ta_mts(array))
-                           : mts_labels(names6, size, ta_mts(array));
+                const mts_labels_t *labels = new_labels(unique, names6, size, array);
                 if (labels == NULL) {
                     fprintf(stderr, "layout %d, shape %zux%zu\n", (int)layouts[l], (size_t)count,
                             (size_t)size);
@@ -1168,12 +1180,8 @@ static void test_union(void) {
     CHECK_MADE_LIKE(result, first_array, TA_CPU);
     const char *const *names = NULL;
     uintptr_t count = 0;
-    CHECK_STATUS(mts_labels_dimensions(result, &names, &count), MTS_SUCCESS);
-    CHECK_INT_EQ(count, 2);
-    if (count == 2) {
-        CHECK_STR_EQ(names[0], "a");
-        CHECK_STR_EQ(names[1], "b");
-    }
+    mts_status_t status = mts_labels_dimensions(result, &names, &count);
+    CHECK_STRINGS(status, names, count, NAMES_AB);
     CHECK_INT_EQ(position_of(result, 4, 5), 3);
     mts_labels_free(result);
 
@@ -1192,16 +1200,24 @@ static void test_union(void) {
     CHECK_MAPPING(only_second, expected_second, 3);
     mts_labels_free(result);
 
-    /* mapping counts must match exactly */
+    /* mapping counts must match exactly (first_mapping is NULL where its
+     * count is 0) */
+    static const struct {
+        uintptr_t first_count, second_count;
+        const char *message;
+    } counts[] = {
+        {3, 3, MAPPING_COUNT_MESSAGE("first", "3", "2")},
+        {1, 3, MAPPING_COUNT_MESSAGE("first", "1", "2")},
+        {2, 2, MAPPING_COUNT_MESSAGE("second", "2", "3")},
+        {0, 0, MAPPING_COUNT_MESSAGE("second", "0", "3")},
+    };
     result = NULL;
-    CHECK_ERROR(mts_labels_union(first, second, &result, first_mapping, 3, second_mapping, 3),
-                MTS_INVALID_PARAMETER_ERROR, MAPPING_COUNT_MESSAGE("first", "3", "2"));
-    CHECK_ERROR(mts_labels_union(first, second, &result, first_mapping, 1, second_mapping, 3),
-                MTS_INVALID_PARAMETER_ERROR, MAPPING_COUNT_MESSAGE("first", "1", "2"));
-    CHECK_ERROR(mts_labels_union(first, second, &result, first_mapping, 2, second_mapping, 2),
-                MTS_INVALID_PARAMETER_ERROR, MAPPING_COUNT_MESSAGE("second", "2", "3"));
-    CHECK_ERROR(mts_labels_union(first, second, &result, NULL, 0, second_mapping, 0),
-                MTS_INVALID_PARAMETER_ERROR, MAPPING_COUNT_MESSAGE("second", "0", "3"));
+    for (size_t i = 0; i < ARRAY_SIZE(counts); i++) {
+        int64_t *mapping = counts[i].first_count == 0 ? NULL : first_mapping;
+        CHECK_ERROR(mts_labels_union(first, second, &result, mapping, counts[i].first_count,
+                                     second_mapping, counts[i].second_count),
+                    MTS_INVALID_PARAMETER_ERROR, counts[i].message);
+    }
     CHECK(result == NULL);
 
     /* different dimension names (checked after the mapping counts) */
@@ -1212,16 +1228,14 @@ static void test_union(void) {
     const mts_labels_t *aa = labels_cpu(names_aa, 1, one, 1, NULL);
     CHECK_ERROR(mts_labels_union(aa_bb, aa, &result, NULL, 0, NULL, 0),
                 MTS_INVALID_PARAMETER_ERROR,
-                "invalid parameter: can not take the union of these Labels, they have different "
-                "dimensions: [\"aa\", \"bb\"], and [\"aa\"]");
+                DIMENSIONS_MESSAGE("union", "[\"aa\", \"bb\"]", "[\"aa\"]"));
     int64_t mapping_one[1];
-    CHECK_ERROR(mts_labels_union(aa_bb, aa, &result, mapping_one, 2, NULL, 0),
-                MTS_INVALID_PARAMETER_ERROR, MAPPING_COUNT_MESSAGE("first", "2", "1"));
+    CHECK_MAPPING_COUNT(mts_labels_union(aa_bb, aa, &result, mapping_one, 2, NULL, 0),
+                        "first", "2", "1");
     const mts_labels_t *ba = labels_cpu(NAMES_BA, 2, one, 1, NULL);
     CHECK_ERROR(mts_labels_union(first, ba, &result, NULL, 0, NULL, 0),
                 MTS_INVALID_PARAMETER_ERROR,
-                "invalid parameter: can not take the union of these Labels, they have different "
-                "dimensions: [\"a\", \"b\"], and [\"b\", \"a\"]");
+                DIMENSIONS_MESSAGE("union", "[\"a\", \"b\"]", "[\"b\", \"a\"]"));
     CHECK(result == NULL);
 
     /* NULL inputs */
@@ -1247,15 +1261,9 @@ static void test_union(void) {
     CHECK_STATUS(mts_labels_union(zero1, zero2, &result, NULL, 0, NULL, 0), MTS_SUCCESS);
     CHECK(result != NULL);
     CHECK_VALUES(result, NULL, 0, 0);
-    mts_labels_free(result);
-    mts_labels_free(zero1);
-    mts_labels_free(zero2);
+    FREE_LABELS(result, zero1, zero2);
 
-    mts_labels_free(aa_bb);
-    mts_labels_free(aa);
-    mts_labels_free(ba);
-    mts_labels_free(first);
-    mts_labels_free(second);
+    FREE_LABELS(aa_bb, aa, ba, first, second);
 }
 
 static void test_intersection(void) {
@@ -1329,25 +1337,19 @@ static void test_intersection(void) {
 
     /* errors */
     result = NULL;
-    CHECK_ERROR(mts_labels_intersection(first, second, &result, first_mapping, 3, NULL, 0),
-                MTS_INVALID_PARAMETER_ERROR, MAPPING_COUNT_MESSAGE("first", "3", "4"));
-    CHECK_ERROR(mts_labels_intersection(first, second, &result, NULL, 0, second_mapping, 4),
-                MTS_INVALID_PARAMETER_ERROR, MAPPING_COUNT_MESSAGE("second", "4", "3"));
+    CHECK_MAPPING_COUNT(
+        mts_labels_intersection(first, second, &result, first_mapping, 3, NULL, 0), "first",
+        "3", "4");
+    CHECK_MAPPING_COUNT(
+        mts_labels_intersection(first, second, &result, NULL, 0, second_mapping, 4), "second",
+        "4", "3");
     const mts_labels_t *ba = labels_cpu(NAMES_BA, 2, other, 1, NULL);
     CHECK_ERROR(mts_labels_intersection(first, ba, &result, NULL, 0, NULL, 0),
                 MTS_INVALID_PARAMETER_ERROR,
-                "invalid parameter: can not take the intersection of these Labels, they have "
-                "different dimensions: [\"a\", \"b\"], and [\"b\", \"a\"]");
+                DIMENSIONS_MESSAGE("intersection", "[\"a\", \"b\"]", "[\"b\", \"a\"]"));
     CHECK(result == NULL);
 
-    mts_labels_free(ba);
-    mts_labels_free(c);
-    mts_labels_free(t1);
-    mts_labels_free(t2);
-    mts_labels_free(a);
-    mts_labels_free(b);
-    mts_labels_free(first);
-    mts_labels_free(second);
+    FREE_LABELS(ba, c, t1, t2, a, b, first, second);
 }
 
 static void test_difference(void) {
@@ -1383,17 +1385,14 @@ static void test_difference(void) {
 
     /* errors */
     result = NULL;
-    CHECK_ERROR(mts_labels_difference(first, second, &result, mapping, 2),
-                MTS_INVALID_PARAMETER_ERROR, MAPPING_COUNT_MESSAGE("first", "2", "3"));
+    CHECK_MAPPING_COUNT(mts_labels_difference(first, second, &result, mapping, 2),
+                        "first", "2", "3");
     static const int32_t one[] = {1};
     const mts_labels_t *a = labels_cpu(NAMES_A, 1, one, 1, NULL);
     CHECK_ERROR(mts_labels_difference(first, a, &result, NULL, 0), MTS_INVALID_PARAMETER_ERROR,
-                "invalid parameter: can not take the difference of these Labels, they have "
-                "different dimensions: [\"a\", \"b\"], and [\"a\"]");
+                DIMENSIONS_MESSAGE("difference", "[\"a\", \"b\"]", "[\"a\"]"));
     CHECK(result == NULL);
-    mts_labels_free(a);
-    mts_labels_free(first);
-    mts_labels_free(second);
+    FREE_LABELS(a, first, second);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1423,37 +1422,21 @@ static void test_select(void) {
 
     /* a subset of the dimensions: rows in labels order */
     static const int32_t sel_b2[] = {2};
-    selection = labels_cpu(NAMES_B, 1, sel_b2, 1, NULL);
-    selected_count = 4;
-    CHECK_STATUS(mts_labels_select(labels, selection, selected, &selected_count), MTS_SUCCESS);
     static const uint64_t expected2[] = {1, 2};
-    CHECK_SELECTED(selected, selected_count, expected2, 2);
-    mts_labels_free(selection);
+    CHECK_SELECT(labels, labels_cpu(NAMES_B, 1, sel_b2, 1, NULL), expected2);
 
     static const int32_t sel_b21[] = {2, 1};
-    selection = labels_cpu(NAMES_B, 1, sel_b21, 2, NULL);
-    selected_count = 4;
-    CHECK_STATUS(mts_labels_select(labels, selection, selected, &selected_count), MTS_SUCCESS);
     static const uint64_t expected_all[] = {0, 1, 2, 3};
-    CHECK_SELECTED(selected, selected_count, expected_all, 4);
-    mts_labels_free(selection);
+    CHECK_SELECT(labels, labels_cpu(NAMES_B, 1, sel_b21, 2, NULL), expected_all);
 
     static const int32_t sel_a[] = {3, 1};
-    selection = labels_cpu(NAMES_A, 1, sel_a, 2, NULL);
-    selected_count = 4;
-    CHECK_STATUS(mts_labels_select(labels, selection, selected, &selected_count), MTS_SUCCESS);
     static const uint64_t expected_a[] = {0, 1, 2};
-    CHECK_SELECTED(selected, selected_count, expected_a, 3);
-    mts_labels_free(selection);
+    CHECK_SELECT(labels, labels_cpu(NAMES_A, 1, sel_a, 2, NULL), expected_a);
 
     /* the same names in another order: the other path, labels order */
     static const int32_t sel_ba[] = {1, 2, 2, 1, 1, 1};
-    selection = labels_cpu(NAMES_BA, 2, sel_ba, 3, NULL);
-    selected_count = 4;
-    CHECK_STATUS(mts_labels_select(labels, selection, selected, &selected_count), MTS_SUCCESS);
     static const uint64_t expected_ba[] = {0, 1, 3};
-    CHECK_SELECTED(selected, selected_count, expected_ba, 3);
-    mts_labels_free(selection);
+    CHECK_SELECT(labels, labels_cpu(NAMES_BA, 2, sel_ba, 3, NULL), expected_ba);
 
     /* nothing matches */
     static const int32_t sel_none[] = {7};
@@ -1473,33 +1456,26 @@ static void test_select(void) {
     mts_labels_free(selection);
 
     /* a zero-dimension selection selects everything */
-    selection = zero_dimension_labels();
-    selected_count = 4;
-    CHECK_STATUS(mts_labels_select(labels, selection, selected, &selected_count), MTS_SUCCESS);
-    CHECK_SELECTED(selected, selected_count, expected_all, 4);
-    mts_labels_free(selection);
+    CHECK_SELECT(labels, zero_dimension_labels(), expected_all);
 
     /* unknown dimension, even in an empty selection */
-    selection = labels_cpu(NAMES_C, 1, sel_none, 1, NULL);
-    selected_count = 4;
-    CHECK_ERROR(mts_labels_select(labels, selection, selected, &selected_count),
-                MTS_INVALID_PARAMETER_ERROR,
-                "invalid parameter: 'c' in selection is not part of these Labels");
-    mts_labels_free(selection);
-    selection = labels_cpu(NAMES_C, 1, NULL, 0, NULL);
-    selected_count = 4;
-    CHECK_ERROR(mts_labels_select(labels, selection, selected, &selected_count),
-                MTS_INVALID_PARAMETER_ERROR,
-                "invalid parameter: 'c' in selection is not part of these Labels");
-    mts_labels_free(selection);
     static const char *const names_bc[] = {"b", "c"};
     static const int32_t sel_bc[] = {1, 1};
-    selection = labels_cpu(names_bc, 2, sel_bc, 1, NULL);
-    selected_count = 4;
-    CHECK_ERROR(mts_labels_select(labels, selection, selected, &selected_count),
-                MTS_INVALID_PARAMETER_ERROR,
-                "invalid parameter: 'c' in selection is not part of these Labels");
-    mts_labels_free(selection);
+    const struct {
+        const char *const *names;
+        uintptr_t size;
+        const int32_t *values;
+        uintptr_t count;
+    } unknown[] = {{NAMES_C, 1, sel_none, 1}, {NAMES_C, 1, NULL, 0}, {names_bc, 2, sel_bc, 1}};
+    for (size_t i = 0; i < ARRAY_SIZE(unknown); i++) {
+        selection = labels_cpu(unknown[i].names, unknown[i].size, unknown[i].values,
+                               unknown[i].count, NULL);
+        selected_count = 4;
+        CHECK_ERROR(mts_labels_select(labels, selection, selected, &selected_count),
+                    MTS_INVALID_PARAMETER_ERROR,
+                    "invalid parameter: 'c' in selection is not part of these Labels");
+        mts_labels_free(selection);
+    }
 
     /* selected_count must equal the labels count */
     selection = labels_cpu(NAMES_AB, 2, sel1, 4, NULL);
@@ -1545,9 +1521,7 @@ static void test_select(void) {
 static void test_empty_labels(void) {
     for (int unique = 0; unique < 2; unique++) {
         struct test_array *array = NULL;
-        const mts_labels_t *empty = unique
-                                        ? unique_labels_on(NAMES_AB, 2, NULL, 0, TA_CPU, &array)
-                                        : labels_cpu(NAMES_AB, 2, NULL, 0, &array);
+        const mts_labels_t *empty = any_labels_on(unique, NAMES_AB, 2, NULL, 0, TA_CPU, &array);
         CHECK(empty != NULL);
         const int32_t *values = NULL;
         uintptr_t count = 42, size = 42;
@@ -1585,8 +1559,8 @@ static void test_empty_labels(void) {
     CHECK_VALUES(result, values, 2, 2);
     mts_labels_free(result);
 
-    CHECK_ERROR(mts_labels_union(full, empty, &result, mapping, 2, dummy, 1),
-                MTS_INVALID_PARAMETER_ERROR, MAPPING_COUNT_MESSAGE("second", "1", "0"));
+    CHECK_MAPPING_COUNT(mts_labels_union(full, empty, &result, mapping, 2, dummy, 1),
+                        "second", "1", "0");
 
     CHECK_STATUS(mts_labels_intersection(empty, full, &result, dummy, 0, mapping, 2),
                  MTS_SUCCESS);
@@ -1680,25 +1654,18 @@ static void test_callback_errors(void) {
     check_callback_error_("calling mts_array_t.as_dlpack failed: an old message", "an old origin",
                           TA_NONE, __LINE__);
 
-    /* shape failing */
-    array = ta_new_i32(values, 2, 2);
-    ta_set_fail(array, TA_SHAPE, MTS_CALLBACK_ERROR, NULL);
-    CHECK(mts_labels(NAMES_AB, 2, ta_mts(array)) == NULL);
-    CHECK_CALLBACK_ERROR("calling mts_array_t.shape failed: test array: shape failed on purpose",
-                         TA_SHAPE);
-    CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 1);
-    array = ta_new_i32(values, 2, 2);
-    ta_set_fail(array, TA_SHAPE, 3, NULL);
-    CHECK(mts_labels_assume_unique(NAMES_AB, 2, ta_mts(array)) == NULL);
-    CHECK_CALLBACK_ERROR("calling mts_array_t.shape failed: test array: shape failed on purpose",
-                         TA_SHAPE);
-    CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 1);
-    array = ta_new_i32(NULL, 0, 0);
-    ta_set_fail(array, TA_SHAPE, 3, NULL);
-    CHECK(mts_labels(NULL, 0, ta_mts(array)) == NULL);
-    CHECK_CALLBACK_ERROR("calling mts_array_t.shape failed: test array: shape failed on purpose",
-                         TA_SHAPE);
-    CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 1);
+    /* shape failing: in mts_labels, in assume_unique with another status,
+     * and with zero names */
+    for (int i = 0; i < 3; i++) {
+        uintptr_t size = i == 2 ? 0 : 2;
+        array = ta_new_i32(size == 0 ? NULL : values, size, size);
+        ta_set_fail(array, TA_SHAPE, i == 0 ? MTS_CALLBACK_ERROR : 3, NULL);
+        CHECK(new_labels(i == 1, size == 0 ? NULL : NAMES_AB, size, array) == NULL);
+        CHECK_CALLBACK_ERROR("calling mts_array_t.shape failed: test array: shape failed on "
+                             "purpose",
+                             TA_SHAPE);
+        CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 1);
+    }
 
     /* device failing */
     array = ta_new_i32(values, 2, 2);
@@ -1992,11 +1959,7 @@ static void test_other_device(void) {
     CHECK_STATUS(mts_labels_select(empty_cuda, cpu, selected, &selected_count), MTS_SUCCESS);
     CHECK_INT_EQ(selected_count, 0);
 
-    mts_labels_free(empty_cuda);
-    mts_labels_free(cuda1);
-    mts_labels_free(cpu);
-    mts_labels_free(first);
-    mts_labels_free(second);
+    FREE_LABELS(empty_cuda, cuda1, cpu, first, second);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -8,10 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <metatensor.h>
-
-#include "check.h"
-#include "test_array.h"
 #include "test_helpers.h"
 
 #define EMPTY_CREATED INVALID "create_array returned success but left the mts_array_t empty (every member NULL)"

@@ -13,16 +13,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <metatensor.h>
-
-#include "check.h"
-#include "test_array.h"
 #include "test_helpers.h"
+
 
 #define NOT_VALID(argument, kind) \
     INVALID "`" argument "` is not a valid " kind ": it was freed or given away, or points to something else"
 #define HELD(argument) \
     INVALID "`" argument "` belongs to a tensor map or a block: it can not be freed or given away by itself"
+
 
 /* a 2x1 block over fresh samples (named `samples_name`, entries 0 and 1) and properties, which
  * it holds alone */

@@ -84,35 +84,22 @@ static void check_pointer_error_(const void *result, const char *expected, bool 
 
 #define NULL_POINTER_PREFIX "invalid parameter: got invalid NULL pointer for "
 
-/* `call` returns a status and complains about the NULL parameter `param` */
-#define CHECK_NULL_STATUS(call, param)                                                   \
-    do {                                                                                 \
-        set_stale_error();                                                               \
-        check_status_error_((call), NULL_POINTER_PREFIX param, true, #call, __FILE__,    \
-                            __LINE__);                                                   \
+/* `call` fails with exactly `message` (prefix included), as `check` (one of
+ * the two above) sees it */
+#define CHECK_FAILS_(check, call, message)                                    \
+    do {                                                                      \
+        set_stale_error();                                                    \
+        check((call), (message), true, #call, __FILE__, __LINE__);            \
     } while (0)
 
-/* `call` returns a pointer and complains about the NULL parameter `param` */
-#define CHECK_NULL_POINTER(call, param)                                                  \
-    do {                                                                                 \
-        set_stale_error();                                                               \
-        check_pointer_error_((call), NULL_POINTER_PREFIX param, true, #call, __FILE__,   \
-                             __LINE__);                                                  \
-    } while (0)
+/* `call` returns a status, or a pointer, and fails with exactly `message` */
+#define CHECK_STATUS_MESSAGE(call, message) CHECK_FAILS_(check_status_error_, call, message)
+#define CHECK_POINTER_MESSAGE(call, message) CHECK_FAILS_(check_pointer_error_, call, message)
 
-/* `call` returns a status and fails with exactly `message` (prefix included) */
-#define CHECK_STATUS_MESSAGE(call, message)                                              \
-    do {                                                                                 \
-        set_stale_error();                                                               \
-        check_status_error_((call), (message), true, #call, __FILE__, __LINE__);         \
-    } while (0)
-
-/* `call` returns a pointer and fails with exactly `message` (prefix included) */
-#define CHECK_POINTER_MESSAGE(call, message)                                             \
-    do {                                                                                 \
-        set_stale_error();                                                               \
-        check_pointer_error_((call), (message), true, #call, __FILE__, __LINE__);        \
-    } while (0)
+/* `call` returns a status, or a pointer, and complains about the NULL
+ * parameter `param` */
+#define CHECK_NULL_STATUS(call, param) CHECK_STATUS_MESSAGE(call, NULL_POINTER_PREFIX param)
+#define CHECK_NULL_POINTER(call, param) CHECK_POINTER_MESSAGE(call, NULL_POINTER_PREFIX param)
 
 /* An mts_array_t whose only member is `destroy`, counting its calls in the
  * int that `ptr` points to. Any other member is NULL: the library must not
@@ -401,26 +388,32 @@ static void test_save_buffer_null_realloc(void) {
         tensor = mts_tensormap(labels, NULL, 0);
     }
 
-    if (labels != NULL) {
+    /* the labels, the block, then the tensor map */
+    const struct {
+        const void *object;
+        const char *function, *message, *missing;
+    } kinds[] = {
+        {labels, "mts_labels_save_buffer",
+         "invalid parameter: realloc callback can not be NULL in mts_labels_save_buffer",
+         "mts_labels failed"},
+        {block, "mts_block_save_buffer",
+         "invalid parameter: realloc callback can not be NULL in mts_block_save_buffer",
+         "no block"},
+        {tensor, "mts_tensormap_save_buffer",
+         "invalid parameter: realloc callback can not be NULL in mts_tensormap_save_buffer",
+         "no tensor map"},
+    };
+    for (int kind = 0; kind < 3; kind++) {
+        if (kinds[kind].object == NULL) {
+            printf("skipped %s with a NULL realloc: %s\n", kinds[kind].function,
+                   kinds[kind].missing);
+            continue;
+        }
         CHECK_STATUS_MESSAGE(
-            mts_labels_save_buffer(&buffer, &buffer_count, NULL, NULL, labels),
-            "invalid parameter: realloc callback can not be NULL in mts_labels_save_buffer");
-    } else {
-        printf("skipped mts_labels_save_buffer with a NULL realloc: mts_labels failed\n");
-    }
-    if (block != NULL) {
-        CHECK_STATUS_MESSAGE(
-            mts_block_save_buffer(&buffer, &buffer_count, NULL, NULL, block),
-            "invalid parameter: realloc callback can not be NULL in mts_block_save_buffer");
-    } else {
-        printf("skipped mts_block_save_buffer with a NULL realloc: no block\n");
-    }
-    if (tensor != NULL) {
-        CHECK_STATUS_MESSAGE(
-            mts_tensormap_save_buffer(&buffer, &buffer_count, NULL, NULL, tensor),
-            "invalid parameter: realloc callback can not be NULL in mts_tensormap_save_buffer");
-    } else {
-        printf("skipped mts_tensormap_save_buffer with a NULL realloc: no tensor map\n");
+            kind == 0   ? mts_labels_save_buffer(&buffer, &buffer_count, NULL, NULL, labels)
+            : kind == 1 ? mts_block_save_buffer(&buffer, &buffer_count, NULL, NULL, block)
+                        : mts_tensormap_save_buffer(&buffer, &buffer_count, NULL, NULL, tensor),
+            kinds[kind].message);
     }
 
     CHECK(buffer == NULL);

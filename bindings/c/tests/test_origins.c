@@ -127,12 +127,7 @@ static void check_buffer_sizes(const char *name) {
     snprintf(expected, sizeof(expected),
              "buffer is not big enough: got space for %zu characters, but we need to write %zu",
              len - 1, len);
-    const char *message = NULL, *error_origin = NULL;
-    void *data = &DATA_MARKER;
-    CHECK_STATUS(mts_last_error(&message, &error_origin, &data), MTS_SUCCESS);
-    CHECK_STR_EQ(message, expected);
-    CHECK_STR_EQ(error_origin, "metatensor-core");
-    CHECK(data == NULL);
+    CHECK_CORE_RECORD(expected);
     /* nothing written past the given size */
     CHECK(buffer[len] == 'Z');
 
@@ -141,6 +136,7 @@ static void check_buffer_sizes(const char *name) {
     snprintf(expected, sizeof(expected),
              "buffer is not big enough: got space for 0 characters, but we need to write %zu",
              len);
+    const char *message = NULL;
     CHECK_STATUS(mts_last_error(&message, NULL, NULL), MTS_SUCCESS);
     CHECK_STR_EQ(message, expected);
 

@@ -92,12 +92,7 @@ static long invalid_utf8_with_captured_stderr(void) {
     close(fd);
 
     CHECK_STATUS(status, MTS_INTERNAL_ERROR);
-    const char *message = NULL, *error_origin = NULL;
-    void *data = &origin;
-    CHECK_STATUS(mts_last_error(&message, &error_origin, &data), MTS_SUCCESS);
-    CHECK_STR_PREFIX(message, INTERNAL_PREFIX);
-    CHECK_STR_EQ(error_origin, "metatensor-core");
-    CHECK(data == NULL);
+    CHECK_CORE_RECORD_PREFIX(INTERNAL_PREFIX);
     CHECK_STATUS(mts_set_last_error(NULL, NULL, NULL, NULL), MTS_SUCCESS);
 
     return written;

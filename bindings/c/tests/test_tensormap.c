@@ -17,7 +17,13 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "test_helpers.h"
+
 
 /* ------------------------------------------------------------------------ */
 /* helpers                                                                  */
@@ -53,9 +59,7 @@ static mts_block_t *make_block(uintptr_t samples, const char *const *component_n
     mts_block_t *block = mts_block(ta_mts(values), s, c != NULL ? &c : NULL, c != NULL ? 1 : 0,
                                    p);
     CHECK(block != NULL);
-    mts_labels_free(s);
-    mts_labels_free(c);
-    mts_labels_free(p);
+    FREE_LABELS(s, c, p);
     return block;
 }
 
@@ -87,9 +91,7 @@ static mts_block_t *make_gradient(const char *const *sample_names, uintptr_t sam
     mts_block_t *gradient = mts_block(ta_mts(values), s, c != NULL ? &c : NULL,
                                       c != NULL ? 1 : 0, p);
     CHECK(gradient != NULL);
-    mts_labels_free(s);
-    mts_labels_free(c);
-    mts_labels_free(p);
+    FREE_LABELS(s, c, p);
     return gradient;
 }
 
@@ -110,6 +112,19 @@ static void simple_blocks(mts_block_t *blocks[2]) {
 
 /* ------------------------------------------------------------------------ */
 /* creation                                                                 */
+
+/* the device of `tensor` is `expected` and its dtype float64: 4 checks */
+static void check_device_f64_(mts_tensormap_t *tensor, DLDevice expected, int line) {
+    DLDevice device = device_eq(expected, TA_CPU) ? CUDA1 : TA_CPU;
+    check_int_eq_(mts_tensormap_device(tensor, &device), MTS_SUCCESS, "mts_tensormap_device",
+                  "MTS_SUCCESS", "CHECK_STATUS", __FILE__, line);
+    check_record_(device_eq(device, expected), __FILE__, line, "device_eq(device, expected)");
+    DLDataType dtype = TA_INT32;
+    check_int_eq_(mts_tensormap_dtype(tensor, &dtype), MTS_SUCCESS, "mts_tensormap_dtype",
+                  "MTS_SUCCESS", "CHECK_STATUS", __FILE__, line);
+    check_record_(ta_dtype_eq(dtype, TA_FLOAT64), __FILE__, line, "dtype is float64");
+}
+#define CHECK_DEVICE_F64(tensor, expected) check_device_f64_((tensor), (expected), __LINE__)
 
 static void test_create(void) {
     long live = ta_live();
@@ -195,10 +210,7 @@ static void test_create(void) {
     tensor = mts_tensormap(keys, blocks, 2);
     CHECK(tensor != NULL);
     mts_tensormap_free(tensor);
-    mts_labels_free(c);
-    mts_labels_free(p);
-    mts_labels_free(gs);
-    mts_labels_free(keys);
+    FREE_LABELS(c, p, gs, keys);
 
     CHECK_INT_EQ(ta_live(), live);
 }
@@ -258,12 +270,7 @@ static void test_empty(void) {
     const mts_labels_t *keys = ta_labels(NAMES_KL, 2, NULL, 0);
     mts_tensormap_t *tensor = mts_tensormap(keys, NULL, 0);
     CHECK(tensor != NULL);
-    DLDevice device = CUDA1;
-    CHECK_STATUS(mts_tensormap_device(tensor, &device), MTS_SUCCESS);
-    CHECK(device_eq(device, TA_CPU));
-    DLDataType dtype = TA_INT32;
-    CHECK_STATUS(mts_tensormap_dtype(tensor, &dtype), MTS_SUCCESS);
-    CHECK(ta_dtype_eq(dtype, TA_FLOAT64));
+    CHECK_DEVICE_F64(tensor, TA_CPU);
     mts_block_t *block = NULL;
     CHECK_ERROR(mts_tensormap_block_by_id(tensor, &block, 0), MTS_INVALID_PARAMETER_ERROR,
                 INVALID "block index out of bounds: we have 0 blocks but the index is 0");
@@ -281,6 +288,7 @@ static void test_empty(void) {
     mts_block_t *none[1] = {NULL};
     tensor = mts_tensormap(keys, none, 0);
     CHECK(tensor != NULL);
+    DLDevice device = TA_CPU;
     CHECK_STATUS(mts_tensormap_device(tensor, &device), MTS_SUCCESS);
     CHECK(device_eq(device, TA_CPU));
     mts_tensormap_free(tensor);
@@ -308,10 +316,7 @@ static void check_invalid_map_(const mts_labels_t *keys, mts_block_t **blocks, u
     }
     set_stale_error();
     mts_tensormap_t *tensor = mts_tensormap(keys, blocks, count);
-    check_record_(tensor == NULL, __FILE__, line, "tensor == NULL");
-    check_str_eq_(last_message(), message, "last_message()", "message", __FILE__, line);
-    check_str_eq_(last_error().origin, "metatensor-core", "origin", "\"metatensor-core\"",
-                  __FILE__, line);
+    check_null_result_(tensor, message, __FILE__, line);
     for (uintptr_t i = 0; i < count; i++) {
         check_record_(blocks[i] == NULL, __FILE__, line, "the slot was set to NULL");
         check_int_eq_(ta_calls(values[i], TA_DESTROY), 1, "block values destroyed", "1",
@@ -383,23 +388,34 @@ static void test_create_errors(void) {
                       INVALID "invalid tensor map: got blocks with different origins, at least "
                               "('metatensor-go.tests') and ('metatensor-go.tests.other') were "
                               "detected");
-    blocks[0] = simple_block(0, NULL);
-    blocks[1] = make_block(3, NULL, 0, NAMES_Q, 2, 0, CUDA0, &odd);
-    odd->dtype.bits = 32;
-    CHECK_INVALID_MAP(keys, blocks,
-                      INVALID "invalid tensor map: got blocks on different devices, at least "
-                              "'CPU:0' and 'CUDA:0' were detected");
-    blocks[0] = make_block(3, NULL, 0, NAMES_P, 2, 0, CUDA1, NULL);
-    blocks[1] = make_block(3, NULL, 0, NAMES_P, 2, 0, CUDA0, NULL);
-    CHECK_INVALID_MAP(keys, blocks,
-                      INVALID "invalid tensor map: got blocks on different devices, at least "
-                              "'CUDA:1' and 'CUDA:0' were detected");
-    blocks[0] = simple_block(0, NULL);
-    blocks[1] = make_block(4, NULL, 0, NAMES_Q, 2, 0, TA_CPU, &odd);
-    odd->dtype.bits = 32;
-    CHECK_INVALID_MAP(keys, blocks,
-                      INVALID "invalid tensor map: got blocks with different dtypes, at least "
-                              "'f64' and 'f32' were detected");
+    /* block 1 (`samples` samples, properties `property`) on another device,
+     * f32 where asked; block 0 is simple_block(0) on `first_device` */
+    const struct {
+        DLDevice first_device, device;
+        uintptr_t samples;
+        const char *const *property;
+        int f32;
+        const char *message;
+    } mixed[] = {
+        {TA_CPU, CUDA0, 3, NAMES_Q, 1,
+         INVALID "invalid tensor map: got blocks on different devices, at least 'CPU:0' and "
+                 "'CUDA:0' were detected"},
+        {CUDA1, CUDA0, 3, NAMES_P, 0,
+         INVALID "invalid tensor map: got blocks on different devices, at least 'CUDA:1' and "
+                 "'CUDA:0' were detected"},
+        {TA_CPU, TA_CPU, 4, NAMES_Q, 1,
+         INVALID "invalid tensor map: got blocks with different dtypes, at least 'f64' and "
+                 "'f32' were detected"},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(mixed); i++) {
+        blocks[0] = make_block(3, NULL, 0, NAMES_P, 2, 0, mixed[i].first_device, NULL);
+        blocks[1] = make_block(mixed[i].samples, NULL, 0, mixed[i].property, 2, 0,
+                               mixed[i].device, &odd);
+        if (mixed[i].f32) {
+            odd->dtype.bits = 32;
+        }
+        CHECK_INVALID_MAP(keys, blocks, mixed[i].message);
+    }
 
     /* 3. the keys device, before the names */
     const mts_labels_t *cuda_keys = range_from(NAMES_K, 0, 2, CUDA0);
@@ -440,16 +456,21 @@ static void test_create_errors(void) {
     CHECK_INVALID_MAP(keys, blocks,
                       INVALID "all blocks must contains the same set of components, the current "
                               "block has 2 components while the first block has 1");
-    blocks[0] = make_block(3, NAMES_C, 2, NAMES_P, 2, 0, TA_CPU, NULL);
-    blocks[1] = make_block(3, NAMES_D, 2, NAMES_Q, 2, 0, TA_CPU, NULL);
-    CHECK_INVALID_MAP(keys, blocks,
-                      INVALID "all blocks must have the same component dimensions, got [d] and "
-                              "[c]");
-    blocks[0] = make_block(3, NAMES_C, 2, NAMES_P, 2, 0, TA_CPU, NULL);
-    blocks[1] = make_block(3, NAMES_C, 5, NAMES_Q, 2, 0, TA_CPU, NULL);
-    CHECK_INVALID_MAP(keys, blocks,
-                      INVALID "all blocks must have the same property dimensions, got [q] and "
-                              "[p]");
+    /* the second block's components (d) differ, then only its properties (q) */
+    const struct {
+        const char *const *component;
+        uintptr_t components;
+        const char *message;
+    } other_dimensions[] = {
+        {NAMES_D, 2, INVALID "all blocks must have the same component dimensions, got [d] and [c]"},
+        {NAMES_C, 5, INVALID "all blocks must have the same property dimensions, got [q] and [p]"},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(other_dimensions); i++) {
+        blocks[0] = make_block(3, NAMES_C, 2, NAMES_P, 2, 0, TA_CPU, NULL);
+        blocks[1] = make_block(3, other_dimensions[i].component, other_dimensions[i].components,
+                               NAMES_Q, 2, 0, TA_CPU, NULL);
+        CHECK_INVALID_MAP(keys, blocks, other_dimensions[i].message);
+    }
 
     /* gradients: the same parameters, sample names, component names and
      * nested gradients */
@@ -499,14 +520,7 @@ static void test_create_errors(void) {
     /* the keys gained no reference from the failures */
     mts_labels_free(keys);
     CHECK_INT_EQ(ta_calls(keys_array, TA_DESTROY), 1);
-    mts_labels_free(keys1);
-    mts_labels_free(keys3);
-    mts_labels_free(cuda_keys);
-    mts_labels_free(x);
-    mts_labels_free(p);
-    mts_labels_free(c);
-    mts_labels_free(d);
-    mts_labels_free(sg);
+    FREE_LABELS(keys1, keys3, cuda_keys, x, p, c, d, sg);
     CHECK_INT_EQ(ta_live(), live);
 }
 
@@ -514,16 +528,8 @@ static void test_create_errors(void) {
 /* info                                                                     */
 
 /* the info keys of `tensor` are `expected` (in order) */
-static void check_info_keys_(const mts_tensormap_t *tensor, const char *const *expected,
-                             uintptr_t count, int line) {
-    const char *const *keys = (const char *const *)&keys;
-    uintptr_t got = 12345;
-    mts_status_t status = mts_tensormap_info_keys(tensor, &keys, &got);
-    check_string_list_(status, keys, got, expected, count, "check_info_keys", __FILE__,
-                       line);
-}
 #define CHECK_INFO_KEYS(tensor, expected, count) \
-    check_info_keys_((tensor), (expected), (count), __LINE__)
+    CHECK_LISTED_(mts_tensormap_info_keys, tensor, expected, count, "check_info_keys")
 
 static const char *get_info(const mts_tensormap_t *tensor, const char *key) {
     const char *value = (const char *)&value;
@@ -649,23 +655,20 @@ static void test_device_and_dtype(void) {
     CHECK(tensor != NULL);
     int device_calls[2] = {ta_calls(values[0], TA_DEVICE), ta_calls(values[1], TA_DEVICE)};
     int dtype_calls[2] = {ta_calls(values[0], TA_DTYPE), ta_calls(values[1], TA_DTYPE)};
-    DLDevice device = TA_CPU;
-    CHECK_STATUS(mts_tensormap_device(tensor, &device), MTS_SUCCESS);
-    CHECK(device_eq(device, CUDA1));
-    DLDataType dtype = TA_INT32;
-    CHECK_STATUS(mts_tensormap_dtype(tensor, &dtype), MTS_SUCCESS);
-    CHECK(ta_dtype_eq(dtype, TA_FLOAT64));
+    CHECK_DEVICE_F64(tensor, CUDA1);
     /* taken from block 0 */
     CHECK_INT_EQ(ta_calls(values[0], TA_DEVICE), device_calls[0] + 1);
     CHECK_INT_EQ(ta_calls(values[1], TA_DEVICE), device_calls[1]);
     CHECK_INT_EQ(ta_calls(values[0], TA_DTYPE), dtype_calls[0] + 1);
     CHECK_INT_EQ(ta_calls(values[1], TA_DTYPE), dtype_calls[1]);
     values[0]->dtype.bits = 32;
+    DLDataType dtype = TA_FLOAT64;
     CHECK_STATUS(mts_tensormap_dtype(tensor, &dtype), MTS_SUCCESS);
     CHECK_INT_EQ(dtype.bits, 32);
     values[0]->dtype = TA_FLOAT64;
 
     ta_set_fail(values[0], TA_DEVICE, 8, NULL);
+    DLDevice device = CUDA1;
     CHECK_STATUS(mts_tensormap_device(tensor, &device), MTS_CALLBACK_ERROR);
     CHECK_STR_EQ(last_message(),
                  "calling mts_array_t.device failed: test array: device failed on purpose");
@@ -806,14 +809,20 @@ static mts_block_t *components_block(struct test_array **values_out,
     if (gradient_out != NULL) {
         *gradient_out = gradient_values;
     }
-    mts_labels_free(s);
-    mts_labels_free(a);
-    mts_labels_free(b);
-    mts_labels_free(x);
-    mts_labels_free(p);
-    mts_labels_free(gs);
+    FREE_LABELS(s, a, b, x, p, gs);
     return block;
 }
+
+/* the first block of the checked components_to_properties of `dimensions`;
+ * `*result` gets the new tensor map: 1 check */
+static mts_block_t *moved_block_(mts_tensormap_t *tensor, const char **dimensions,
+                                 uintptr_t count, mts_tensormap_t **result, int line) {
+    *result = mts_tensormap_components_to_properties(tensor, dimensions, count);
+    check_record_(*result != NULL, __FILE__, line, "result != NULL");
+    return block_at(*result, 0);
+}
+#define MOVED_BLOCK(tensor, dimensions, result) \
+    moved_block_((tensor), (dimensions), ARRAY_SIZE(dimensions), (result), __LINE__)
 
 static void test_components_to_properties(void) {
     long live = ta_live();
@@ -892,20 +901,24 @@ static void test_components_to_properties(void) {
     CHECK_ARRAY(array, gradient_shape_a, expected_gradient);
     mts_tensormap_free(result);
 
-    /* move "a" then "b": each is put first, so the properties are (b, a, p) */
-    const char *move_ab[] = {"a", "b"};
-    result = mts_tensormap_components_to_properties(tensor, move_ab, 2);
-    CHECK(result != NULL);
-    block = block_at(result, 0);
+    /* the properties after moving "a" then "b" (b, a, p) and "b" then "a"
+     * (a, b, p); a_p[2 * i] is a = i / 2 */
     static const char *const names_b_a_p[] = {"b", "a", "p"};
-    int32_t b_a_p[36];
+    static const char *const names_a_b_p[] = {"a", "b", "p"};
+    int32_t b_a_p[36], a_b_p[36];
     for (int b = 0; b < 3; b++) {
         for (int i = 0; i < 4; i++) {
-            b_a_p[(b * 4 + i) * 3] = 5 + b;
-            b_a_p[(b * 4 + i) * 3 + 1] = a_p[2 * i];
-            b_a_p[(b * 4 + i) * 3 + 2] = a_p[2 * i + 1];
+            int32_t *ba = b_a_p + (b * 4 + i) * 3;
+            int32_t *ab = a_b_p + ((i / 2 * 3 + b) * 2 + i % 2) * 3;
+            ba[0] = ab[1] = 5 + b;
+            ba[1] = ab[0] = a_p[2 * i];
+            ba[2] = ab[2] = a_p[2 * i + 1];
         }
     }
+
+    /* move "a" then "b": each is put first, so the properties are (b, a, p) */
+    const char *move_ab[] = {"a", "b"};
+    block = MOVED_BLOCK(tensor, move_ab, &result);
     CHECK_BLOCK_LABELS(block, 1, names_b_a_p, 3, b_a_p, 12);
     CHECK(mts_block_labels(block, 2) == NULL);
     /* new[s][b * 4 + a * 2 + p] = old[s][a][b][p] */
@@ -917,21 +930,7 @@ static void test_components_to_properties(void) {
 
     /* move "b" then "a": properties (a, b, p) */
     const char *move_ba[] = {"b", "a"};
-    result = mts_tensormap_components_to_properties(tensor, move_ba, 2);
-    CHECK(result != NULL);
-    block = block_at(result, 0);
-    static const char *const names_a_b_p[] = {"a", "b", "p"};
-    int32_t a_b_p[36];
-    for (int a = 0; a < 2; a++) {
-        for (int b = 0; b < 3; b++) {
-            for (int p = 0; p < 2; p++) {
-                int row = (a * 3 + b) * 2 + p;
-                a_b_p[row * 3] = a;
-                a_b_p[row * 3 + 1] = 5 + b;
-                a_b_p[row * 3 + 2] = p == 0 ? 10 : 20;
-            }
-        }
-    }
+    block = MOVED_BLOCK(tensor, move_ba, &result);
     CHECK_BLOCK_LABELS(block, 1, names_a_b_p, 3, a_b_p, 12);
     /* the same order as the original values */
     double original[24];
@@ -1022,9 +1021,7 @@ static void test_components_to_properties_nested(void) {
         nested_values[i] = block_array(nested);
         CHECK_STATUS(mts_block_add_gradient(gradient, "n", nested), MTS_SUCCESS);
         CHECK_STATUS(mts_block_add_gradient(blocks[i], "g", gradient), MTS_SUCCESS);
-        mts_labels_free(gs);
-        mts_labels_free(c);
-        mts_labels_free(p);
+        FREE_LABELS(gs, c, p);
     }
     mts_tensormap_t *tensor = mts_tensormap(keys, blocks, 2);
     CHECK(tensor != NULL);

@@ -42,7 +42,7 @@ MTS_C_TEST_BINS := $(addprefix $(MTS_TEST_BUILD)/,$(MTS_C_TESTS) \
 MTS_C_TEST_PENDING_BINS := $(addprefix $(MTS_TEST_BUILD)/,$(MTS_C_TESTS_PENDING))
 
 $(MTS_C_TEST_BINS) $(MTS_C_TEST_PENDING_BINS): $(MTS_TEST_BUILD)/%: $(MTS_TEST_SRCDIR)%.c $(MTS_TEST_SRCDIR)check.h $(MTS_TEST_SRCDIR)test_array.h \
-		$(MTS_TEST_SRCDIR)test_helpers.h $(MTS_TEST_SRCDIR)test_names.h
+		$(MTS_TEST_SRCDIR)test_helpers.h
 	@test -n "$(MTS_TEST_INCLUDE)" || { echo "tests.mk: MTS_TEST_INCLUDE is not set" >&2; exit 1; }
 	@test -n "$(MTS_TEST_LIBDIR)" || { echo "tests.mk: MTS_TEST_LIBDIR is not set" >&2; exit 1; }
 	@mkdir -p $(@D)
