@@ -154,7 +154,7 @@ excluded:
 	_, err = spec.ParseMapping("cgo.yaml", []byte(`
 functions:
   mts_v: {}
-  mts_other_free: {implemented_in: c, pending: true}
+  mts_other_free: {implemented_in: c, call: "Free(other)"}
   mts_make: {implemented_in: rust}
 excluded:
   mts_gone: "no reason"
@@ -162,7 +162,7 @@ excluded:
 	require.Error(t, err)
 	for _, problem := range []string{
 		`function mts_v: a void function must be implemented_in c`,
-		`function mts_other_free: only Go implementations can be pending`,
+		`function mts_other_free: only generated bodies have a call`,
 		`function mts_make: implemented_in "rust" is not one of go, generated, c`,
 		`excluded names the unknown function mts_gone`,
 	} {

@@ -151,7 +151,7 @@ func goExports(api *spec.API, m *Mapping) ([]byte, error) {
 
 	for _, fn := range goFunctions(api, m) {
 		f.Line()
-		exportFunction(f, fn, m.Entry(fn.Name).Pending)
+		exportFunction(f, fn)
 	}
 	var b strings.Builder
 	if err := f.Render(&b); err != nil {
@@ -160,15 +160,11 @@ func goExports(api *spec.API, m *Mapping) ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
-func exportFunction(f *jen.File, fn *spec.Function, pending bool) {
+func exportFunction(f *jen.File, fn *spec.Function) {
 	var params, args []jen.Code
-	var consumed []string
 	for _, p := range fn.Params {
 		params = append(params, jen.Id(p.Name).Add(cgoParam(p)))
 		args = append(args, jen.Id(p.Name))
-		if p.ConsumedOnError {
-			consumed = append(consumed, p.Name)
-		}
 	}
 	export := cname.Export(fn.Name)
 	impl := goname.Impl(fn.Name)
@@ -177,39 +173,19 @@ func exportFunction(f *jen.File, fn *spec.Function, pending bool) {
 	f.Comment("//export " + export)
 	decl := f.Func().Id(export).Params(params...)
 
-	// A pending function still releases what it was given, so callers see the ownership the
-	// ABI promises even before the core exists.
-	var release []jen.Code
-	if pending {
-		for _, name := range consumed {
-			release = append(release, jen.Id("destroyArray").Call(jen.Op("&").Id(name)))
-		}
-	}
-	notImplemented := jen.Qual(corePackage, "NotImplemented").Call(jen.Lit(fn.Name))
-
 	switch fn.Returns.Convention {
 	case "status":
 		body := []jen.Code{jen.Defer().Id("recoverStatus").Call(jen.Lit(fn.Name), jen.Op("&").Id("status"))}
-		if pending {
-			body = append(body, release...)
-			body = append(body, jen.Return(jen.Id("statusOf").Call(notImplemented)))
-		} else {
-			body = append(body, jen.Return(jen.Id("statusOf").Call(jen.Id(impl).Call(args...))))
-		}
+		body = append(body, jen.Return(jen.Id("statusOf").Call(jen.Id(impl).Call(args...))))
 		decl.Params(jen.Id("status").Qual("C", "mts_status_t")).Block(body...)
 	case "object":
 		ret := cgoBase(fn.Returns.T)
 		body := []jen.Code{jen.Defer().Id("recoverObject").Call(jen.Lit(fn.Name), jen.Op("&").Id("result"))}
-		if pending {
-			body = append(body, release...)
-			body = append(body, jen.Id("recordError").Call(notImplemented), jen.Return(jen.Nil()))
-		} else {
-			body = append(body,
-				jen.List(jen.Id("value"), jen.Err()).Op(":=").Id(impl).Call(args...),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Id("recordError").Call(jen.Err()), jen.Return(jen.Nil())),
-				jen.Return(jen.Id("value")),
-			)
-		}
+		body = append(body,
+			jen.List(jen.Id("value"), jen.Err()).Op(":=").Id(impl).Call(args...),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Id("recordError").Call(jen.Err()), jen.Return(jen.Nil())),
+			jen.Return(jen.Id("value")),
+		)
 		decl.Params(jen.Id("result").Add(ret)).Block(body...)
 	}
 	// Other conventions are implemented in C: the validator rejects them for Go.

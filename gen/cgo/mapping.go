@@ -12,8 +12,6 @@ type Entry struct {
 	// (the same, the impl* written by Bodies from the core call) or c (a
 	// hand-written C body, mtsgo_c_*).
 	ImplementedIn string `yaml:"implemented_in"`
-	// Pending functions have no core yet: the export returns "not implemented yet".
-	Pending bool `yaml:"pending"`
 	// Call is the core expression of a generated body where it differs from the Go binding's
 	// (which writes saves into a growable buffer as a core.SaveSink).
 	Call string `yaml:"call"`
@@ -36,9 +34,6 @@ func check(f *spec.Function, e *Entry) []string {
 	}
 	if e.Call != "" && e.ImplementedIn != "generated" {
 		problems = append(problems, "only generated bodies have a call")
-	}
-	if e.Pending && e.ImplementedIn == "c" {
-		problems = append(problems, "only Go implementations can be pending")
 	}
 	if e.ImplementedIn != "c" && f.Returns.Convention != "status" && f.Returns.Convention != "object" {
 		// Without a status or a NULL result, a Go body would have no way to report errors.

@@ -44,7 +44,7 @@ func mtsgo_thing_free(thing *C.struct_mts_thing_t) (status C.mts_status_t) {
 //export mtsgo_thing_view
 func mtsgo_thing_view(thing *C.struct_mts_thing_t, values **C.int32_t, rows *C.uintptr_t, cols *C.uintptr_t, result **C.struct_mts_thing_t, mapping *C.int64_t, mapping_count C.uintptr_t, selected *C.uint64_t, selected_count *C.uintptr_t) (status C.mts_status_t) {
 	defer recoverStatus("mts_thing_view", &status)
-	return statusOf(core.NotImplemented("mts_thing_view"))
+	return statusOf(implThingView(thing, values, rows, cols, result, mapping, mapping_count, selected, selected_count))
 }
 
 // mtsgo_box is the Go body of mts_box.
@@ -52,8 +52,12 @@ func mtsgo_thing_view(thing *C.struct_mts_thing_t, values **C.int32_t, rows *C.u
 //export mtsgo_box
 func mtsgo_box(parts **C.struct_mts_thing_t, parts_count C.uintptr_t, pair C.FixPair, flag C.bool) (result *C.struct_mts_box_t) {
 	defer recoverObject("mts_box", &result)
-	recordError(core.NotImplemented("mts_box"))
-	return nil
+	value, err := implBox(parts, parts_count, pair, flag)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	return value
 }
 
 // mtsgo_box_free is the Go body of mts_box_free.
