@@ -94,7 +94,8 @@ func Outputs(in *Input) ([]Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(outputs, Output{rustname.SysBindings, sys}), nil
+	return append(outputs, Output{rustname.SysBindings, sys},
+		Output{rustname.CheckedCalls, rust.Checked(api, in.Rust)}), nil
 }
 
 // AllOutputs is Outputs and the Go binding, whose generator reads the source of

@@ -190,51 +190,59 @@ func (p *printer) function(f *spec.Function, e *Entry) {
 
 // importedTypes lists the imported items that the declared ones refer to.
 func importedTypes(api *spec.API) []string {
-	seen := map[string]bool{}
-	var visit func(t *spec.Type)
-	visit = func(t *spec.Type) {
-		for ; t != nil; t = t.Elem {
-			switch {
-			case t.Kind == spec.KindStruct && rustname.Imported(t.Struct.Header),
-				t.Kind == spec.KindEnum && rustname.Imported(t.Enum.Header),
-				t.Kind == spec.KindCallback && rustname.Imported(t.Callback.Header):
-				seen[t.Name] = true
-			case t.Kind == spec.KindCallback:
-				visitAll(visit, t.Callback.Params, &t.Callback.Returns)
-			}
-		}
-	}
+	imports := importSet{}
 	for _, s := range api.Structs {
 		if !rustname.Imported(s.Header) {
-			visitAll(visit, s.Members, nil)
+			imports.visitAll(s.Members, nil)
 		}
 	}
 	for _, c := range api.Callbacks {
 		if !rustname.Imported(c.Header) {
-			visitAll(visit, c.Params, &c.Returns)
+			imports.visitAll(c.Params, &c.Returns)
 		}
 	}
 	for _, v := range api.Vtables {
 		for _, m := range v.Methods {
-			visitAll(visit, m.Params, &m.Returns)
+			imports.visitAll(m.Params, &m.Returns)
 		}
 	}
 	for _, f := range api.Functions {
-		visitAll(visit, f.Params, &f.Returns)
+		imports.visitAll(f.Params, &f.Returns)
 	}
-	names := make([]string, 0, len(seen))
-	for name := range seen {
+	return imports.names()
+}
+
+// importSet collects the names of the imported items some types refer to.
+type importSet map[string]bool
+
+func (s importSet) visit(t *spec.Type) {
+	for ; t != nil; t = t.Elem {
+		switch {
+		case t.Kind == spec.KindStruct && rustname.Imported(t.Struct.Header),
+			t.Kind == spec.KindEnum && rustname.Imported(t.Enum.Header),
+			t.Kind == spec.KindCallback && rustname.Imported(t.Callback.Header):
+			s[t.Name] = true
+		case t.Kind == spec.KindCallback && t.Callback.Inline:
+			// spelled in place: its own types appear where it is used
+			s.visitAll(t.Callback.Params, &t.Callback.Returns)
+		}
+	}
+}
+
+func (s importSet) visitAll(params []*spec.Param, r *spec.Return) {
+	for _, param := range params {
+		s.visit(param.T)
+	}
+	if r != nil && r.T != nil {
+		s.visit(r.T)
+	}
+}
+
+func (s importSet) names() []string {
+	names := make([]string, 0, len(s))
+	for name := range s {
 		names = append(names, name)
 	}
 	sort.Strings(names)
 	return names
-}
-
-func visitAll(visit func(*spec.Type), params []*spec.Param, r *spec.Return) {
-	for _, param := range params {
-		visit(param.T)
-	}
-	if r != nil && r.T != nil {
-		visit(r.T)
-	}
 }

@@ -6,6 +6,7 @@ package rustname
 import (
 	"strings"
 
+	"github.com/metatensor-go/metatensor/gen/cname"
 	"github.com/metatensor-go/metatensor/gen/spec"
 )
 
@@ -123,17 +124,25 @@ func Type(p *spec.Param) string {
 
 // Return spells the " -> T" of a function, callback or method; empty for void.
 func Return(r *spec.Return) string {
+	if t := ReturnType(r); t != "" {
+		return " -> " + t
+	}
+	return ""
+}
+
+// ReturnType spells the type a function, callback or method returns; empty for void.
+func ReturnType(r *spec.Return) string {
 	switch r.Convention {
 	case "status":
-		return " -> " + StatusType
+		return StatusType
 	case "void":
 		return ""
 	case "string":
-		return " -> *const " + raw + "c_char"
+		return "*const " + raw + "c_char"
 	case "object":
-		return " -> " + valueType(r.T, false)
+		return valueType(r.T, false)
 	}
-	return " -> " + valueType(r.T, !r.Mutable)
+	return valueType(r.T, !r.Mutable)
 }
 
 // StatusType is the type of the status every fallible function returns.
@@ -179,11 +188,30 @@ func Ident(name string) string {
 	return name
 }
 
-// The files of the sys crate, relative to the repository root.
+// The files of the crates, relative to the repository root.
 const (
 	SysCrateDir = "bindings/rust/metatensor-sys"
 	// SysBindings is the generated module of every item of the ABI.
 	SysBindings = SysCrateDir + "/src/c_api.rs"
+	// CrateDir is the safe crate, metatensor.
+	CrateDir = "bindings/rust/metatensor"
+	// CheckedCalls is the generated module of the safe crate's checked calls.
+	CheckedCalls = CrateDir + "/src/checked_gen.rs"
+)
+
+// Checked names the checked call of a C function in the safe crate: mts_labels_union gives
+// labels_union, mtsx_block_reduce_over_samples x_block_reduce_over_samples.
+func Checked(function string) string {
+	return Ident(cname.Short(function))
+}
+
+// The hand-written functions of the safe crate (src/errors.rs) that turn a failed call into
+// an Error: CheckStatus an error status, CheckPointer a NULL object.
+const (
+	CheckStatus  = "check_status"
+	CheckPointer = "check_ptr"
+	// ErrorType is the error of every checked call.
+	ErrorType = "Error"
 )
 
 // Opaque is the spelling of the context pointer of a vtable.
