@@ -32,9 +32,7 @@ func Checked(api *spec.API, m *Mapping) []byte {
 	p.line("")
 	p.line("use crate::c_api::*;")
 	p.line("use crate::errors::{%s, %s, %s};", rustname.ErrorType, rustname.CheckPointer, rustname.CheckStatus)
-	if names := imports.names(); len(names) > 0 {
-		p.line("use %s::{%s};", rustname.DLPackCrate, strings.Join(names, ", "))
-	}
+	p.imports(imports.names())
 	for _, f := range functions {
 		p.line("")
 		p.checked(f, m.Entry(f.Name))

@@ -52,9 +52,7 @@ func Generate(api *spec.API, m *Mapping) ([]byte, error) {
 	p.line("")
 	p.line("#![allow(non_camel_case_types)]")
 	p.line("")
-	if imported := importedTypes(api); len(imported) > 0 {
-		p.line("use %s::{%s};", rustname.DLPackCrate, strings.Join(imported, ", "))
-	}
+	p.imports(importedTypes(api))
 	p.line("")
 	p.line("// the library itself, as a shared library unless the static feature asks for the archive")
 	p.line("#[cfg_attr(feature = \"static\", link(name = %q, kind = \"static\", modifiers = \"-whole-archive\"))]", rustname.SysLinkName)
@@ -101,6 +99,17 @@ func Generate(api *spec.API, m *Mapping) ([]byte, error) {
 	}
 	p.line("}")
 	return []byte(p.String()), nil
+}
+
+// imports writes the use declaration of the imported items names, if any.
+func (p *printer) imports(names []string) {
+	switch len(names) {
+	case 0:
+	case 1:
+		p.line("use %s::%s;", rustname.DLPackCrate, names[0])
+	default:
+		p.line("use %s::{%s};", rustname.DLPackCrate, strings.Join(names, ", "))
+	}
 }
 
 // enum writes an enumeration the way bindgen does for C: the type is an alias of the
@@ -218,13 +227,13 @@ type importSet map[string]bool
 func (s importSet) visit(t *spec.Type) {
 	for ; t != nil; t = t.Elem {
 		switch {
+		case t.Kind == spec.KindCallback && t.Callback.Inline:
+			// spelled in place, never named: its own types appear where it is used
+			s.visitAll(t.Callback.Params, &t.Callback.Returns)
 		case t.Kind == spec.KindStruct && rustname.Imported(t.Struct.Header),
 			t.Kind == spec.KindEnum && rustname.Imported(t.Enum.Header),
 			t.Kind == spec.KindCallback && rustname.Imported(t.Callback.Header):
 			s[t.Name] = true
-		case t.Kind == spec.KindCallback && t.Callback.Inline:
-			// spelled in place: its own types appear where it is used
-			s.visitAll(t.Callback.Params, &t.Callback.Returns)
 		}
 	}
 }

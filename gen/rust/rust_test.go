@@ -59,3 +59,35 @@ func TestMustUseRules(t *testing.T) {
 	require.Len(t, problems, 1)
 	assert.True(t, strings.Contains(problems[0], "must_use"))
 }
+
+// TestCheckedConventions pins the body each return convention gets in the safe crate's
+// call layer, and that only the functions with users get a checked call.
+func TestCheckedConventions(t *testing.T) {
+	api, err := spec.Load("../testdata/fixture.yaml")
+	require.NoError(t, err)
+	m, err := spec.LoadMapping("../testdata/bindings", api, Target)
+	require.NoError(t, err)
+	out := string(Checked(api, m))
+	for _, want := range []string{
+		"pub(crate) unsafe fn fix_version() -> Result<*const std::os::raw::c_char, Error> {\n" +
+			"    // SAFETY: the caller keeps the contract of mts_fix_version, which is this function's own\n" +
+			"    Ok(unsafe { mts_fix_version() })\n}",
+		"    check_status(unsafe { mts_fix_set(data, deleter) })\n}",
+		"    let result = unsafe { mts_thing(names, names_count, array) };\n    check_ptr(result)?;\n    Ok(result)\n}",
+		"/// Used by Thing::new, Thing::clone.\n",
+		// the inline deleter is spelled in place: only its parameter's type is imported
+		"use dlpk::sys::FixOwner;\n",
+	} {
+		assert.Contains(t, out, want)
+	}
+	for _, absent := range []string{"fn thing_free", "fn box_save", "FixOwnerDeleter"} {
+		assert.NotContains(t, out, absent)
+	}
+}
+
+func TestUsersMustBeNamed(t *testing.T) {
+	status := &spec.Function{Returns: spec.Return{Convention: "status"}}
+	problems := check(status, &Entry{Users: []string{"Labels::new", " "}})
+	require.Len(t, problems, 1)
+	assert.Contains(t, problems[0], "empty name")
+}

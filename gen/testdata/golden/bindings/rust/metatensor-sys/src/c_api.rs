@@ -3,7 +3,7 @@
 
 #![allow(non_camel_case_types)]
 
-use dlpk::sys::{FixOwner, FixOwnerDeleter, FixPair};
+use dlpk::sys::{FixOwner, FixPair};
 
 // the library itself, as a shared library unless the static feature asks for the archive
 #[cfg_attr(feature = "static", link(name = "metatensor", kind = "static", modifiers = "-whole-archive"))]
