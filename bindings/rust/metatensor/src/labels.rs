@@ -2,7 +2,7 @@
 //! [`LabelValue`], one value of one of their entries.
 
 use std::collections::BTreeSet;
-use std::ffi::{CStr, CString, c_char};
+use std::ffi::{CString, c_char};
 use std::iter::FusedIterator;
 use std::sync::OnceLock;
 
@@ -254,25 +254,8 @@ impl Labels {
         Labels::new(["_"], [[0]])
     }
 
-    /// Loads labels from the file at `path` (see [`crate::io::load_labels`]).
-    pub fn load(path: impl AsRef<std::path::Path>) -> Result<Labels, Error> {
-        crate::io::load_labels(path)
-    }
-
-    /// Loads labels from an in-memory `buffer` (see [`crate::io::load_labels_buffer`]).
-    pub fn load_buffer(buffer: &[u8]) -> Result<Labels, Error> {
-        crate::io::load_labels_buffer(buffer)
-    }
-
-    /// Saves these labels to the file at `path` (see [`crate::io::save_labels`]).
-    pub fn save(&self, path: impl AsRef<std::path::Path>) -> Result<(), Error> {
-        crate::io::save_labels(path, self)
-    }
-
-    /// Saves these labels to an in-memory `buffer` (see [`crate::io::save_labels_buffer`]).
-    pub fn save_buffer(&self, buffer: &mut Vec<u8>) -> Result<(), Error> {
-        crate::io::save_labels_buffer(self, buffer)
-    }
+    load_functions!(Labels, load_labels, load_labels_buffer);
+    save_methods!(save_labels, save_labels_buffer);
 
     /// The number of dimensions, which is the number of values in each entry.
     #[inline]
@@ -287,16 +270,8 @@ impl Labels {
         let mut count = 0;
         // SAFETY: self.ptr is live labels and both out pointers valid for writes
         unsafe { crate::checked::labels_dimensions(self.ptr, &mut names, &mut count) }.expect("failed to get labels dimensions");
-        if count == 0 {
-            return Vec::new();
-        }
         // SAFETY: count NUL-terminated names, owned by the labels and alive as long as self
-        let names = unsafe { std::slice::from_raw_parts(names, count) };
-        names
-            .iter()
-            // SAFETY: each name is NUL-terminated, alive as long as self
-            .map(|&name| unsafe { CStr::from_ptr(name) }.to_str().expect("invalid UTF8"))
-            .collect()
+        unsafe { crate::out::strings(names, count) }
     }
 
     /// The array holding the values of these labels, on whatever device it lives.
@@ -436,7 +411,7 @@ impl Labels {
     pub fn par_iter(&self) -> LabelsParIter<'_> {
         use rayon::slice::ParallelSlice;
         LabelsParIter {
-            chunks: self.values_cpu().par_chunks_exact(self.size()),
+            inner: self.values_cpu().par_chunks_exact(self.size()),
         }
     }
 
@@ -532,39 +507,11 @@ impl<'a> IntoIterator for &'a Labels {
 #[cfg(feature = "rayon")]
 #[derive(Debug, Clone)]
 pub struct LabelsParIter<'a> {
-    chunks: rayon::slice::ChunksExact<'a, LabelValue>,
+    inner: rayon::slice::ChunksExact<'a, LabelValue>,
 }
 
 #[cfg(feature = "rayon")]
-impl<'a> rayon::iter::ParallelIterator for LabelsParIter<'a> {
-    type Item = &'a [LabelValue];
-
-    #[inline]
-    fn drive_unindexed<C>(self, consumer: C) -> C::Result
-    where
-        C: rayon::iter::plumbing::UnindexedConsumer<Self::Item>,
-    {
-        self.chunks.drive_unindexed(consumer)
-    }
-}
-
-#[cfg(feature = "rayon")]
-impl rayon::iter::IndexedParallelIterator for LabelsParIter<'_> {
-    #[inline]
-    fn len(&self) -> usize {
-        self.chunks.len()
-    }
-
-    #[inline]
-    fn drive<C: rayon::iter::plumbing::Consumer<Self::Item>>(self, consumer: C) -> C::Result {
-        self.chunks.drive(consumer)
-    }
-
-    #[inline]
-    fn with_producer<CB: rayon::iter::plumbing::ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
-        self.chunks.with_producer(callback)
-    }
-}
+forward_parallel_iterator!(LabelsParIter<'a>, &'a [LabelValue]);
 
 /// Iterator over the entries of [`Labels`] as arrays of `N` values.
 #[derive(Debug, Clone)]

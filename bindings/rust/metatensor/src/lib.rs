@@ -14,6 +14,12 @@ pub use metatensor_sys as c_api;
 mod checked_gen;
 use checked_gen as checked;
 
+#[macro_use]
+mod out;
+
+#[macro_use]
+mod iterators;
+
 pub mod errors;
 pub use self::errors::Error;
 
@@ -31,7 +37,7 @@ mod labels_builder;
 pub use self::labels_builder::LabelsBuilder;
 
 mod block;
-pub use self::block::LazyMetadata;
+pub use self::block::{BlockData, LazyMetadata};
 pub use self::block::{GradientsIter, GradientsMutIter};
 pub use self::block::{TensorBlock, TensorBlockRef, TensorBlockRefMut};
 pub use self::block::{TensorBlockData, TensorBlockDataMut};

@@ -1,9 +1,9 @@
 //! [`TensorMap`], blocks indexed by the entries of their keys, and its iterators.
 
 use std::ffi::{CStr, CString, c_char};
-use std::iter::FusedIterator;
 
 use crate::c_api::{mts_block_t, mts_tensormap_t};
+use crate::out::strings;
 use crate::{Error, LabelValue, Labels, MtsArray, TensorBlock, TensorBlockRef, TensorBlockRefMut};
 
 /// The main type of metatensor: a block-sparse tensor, made of [`TensorBlock`]s, each
@@ -104,47 +104,10 @@ impl TensorMap {
         Ok(unsafe { TensorMap::from_raw(copy) })
     }
 
-    /// Loads a tensor map from the file at `path` (see [`crate::io::load`]).
-    pub fn load(path: impl AsRef<std::path::Path>) -> Result<TensorMap, Error> {
-        crate::io::load(path)
-    }
+    load_functions!(TensorMap, load, load_buffer);
+    save_methods!(save, save_buffer);
 
-    /// Loads a tensor map from an in-memory `buffer` (see [`crate::io::load_buffer`]).
-    pub fn load_buffer(buffer: &[u8]) -> Result<TensorMap, Error> {
-        crate::io::load_buffer(buffer)
-    }
-
-    /// Saves this tensor map to the file at `path` (see [`crate::io::save`]).
-    pub fn save(&self, path: impl AsRef<std::path::Path>) -> Result<(), Error> {
-        crate::io::save(path, self)
-    }
-
-    /// Saves this tensor map to an in-memory `buffer` (see [`crate::io::save_buffer`]).
-    pub fn save_buffer(&self, buffer: &mut Vec<u8>) -> Result<(), Error> {
-        crate::io::save_buffer(self, buffer)
-    }
-
-    /// The device holding the values of the blocks.
-    #[inline]
-    pub fn device(&self) -> Result<dlpk::sys::DLDevice, Error> {
-        let mut device = dlpk::sys::DLDevice::cpu();
-        // SAFETY: the tensor map is live and device valid for a write
-        unsafe { crate::checked::tensormap_device(self.ptr, &mut device)? };
-        Ok(device)
-    }
-
-    /// The type of the values of the blocks.
-    #[inline]
-    pub fn dtype(&self) -> Result<dlpk::sys::DLDataType, Error> {
-        let mut dtype = dlpk::sys::DLDataType {
-            code: dlpk::sys::DLDataTypeCode::kDLFloat,
-            bits: 0,
-            lanes: 0,
-        };
-        // SAFETY: the tensor map is live and dtype valid for a write
-        unsafe { crate::checked::tensormap_dtype(self.ptr, &mut dtype)? };
-        Ok(dtype)
-    }
+    device_and_dtype!(tensormap_device, tensormap_dtype);
 
     /// The keys of this tensor map.
     #[inline]
@@ -207,12 +170,8 @@ impl TensorMap {
     /// Mutable references to every block, in the order of the keys.
     #[inline]
     pub fn blocks_mut(&mut self) -> Vec<TensorBlockRefMut<'_>> {
-        let ptr = self.ptr;
-        (0..self.keys.count())
-            // SAFETY: the blocks are distinct, each handed out once, and the references
-            // borrow self mutably
-            .map(|index| unsafe { TensorBlockRefMut::from_raw(block_pointer(ptr, index)) })
-            .collect()
+        // SAFETY: the references borrow self mutably
+        unsafe { mutable_blocks(self.ptr, self.keys.count()) }
     }
 
     /// Merges the blocks whose keys differ only in the dimensions of `keys_to_move` along
@@ -268,12 +227,8 @@ impl TensorMap {
     /// An iterator over the keys and their blocks, to change the blocks.
     #[inline]
     pub fn iter_mut(&mut self) -> TensorMapIterMut<'_> {
-        let ptr = self.ptr;
-        let blocks = (0..self.keys.count())
-            // SAFETY: the blocks are distinct, each handed out once, and the references
-            // borrow self mutably (through the iterator)
-            .map(|index| unsafe { TensorBlockRefMut::from_raw(block_pointer(ptr, index)) })
-            .collect::<Vec<_>>();
+        // SAFETY: the references borrow self mutably, through the iterator
+        let blocks = unsafe { mutable_blocks(self.ptr, self.keys.count()) };
         TensorMapIterMut {
             inner: self.keys.iter().zip(blocks),
         }
@@ -294,11 +249,8 @@ impl TensorMap {
     #[inline]
     pub fn par_iter_mut(&mut self) -> TensorMapParIterMut<'_> {
         use rayon::iter::{IndexedParallelIterator, IntoParallelIterator};
-        let ptr = self.ptr;
-        let blocks = (0..self.keys.count())
-            // SAFETY: as in iter_mut
-            .map(|index| unsafe { TensorBlockRefMut::from_raw(block_pointer(ptr, index)) })
-            .collect::<Vec<_>>();
+        // SAFETY: the references borrow self mutably, through the iterator
+        let blocks = unsafe { mutable_blocks(self.ptr, self.keys.count()) };
         TensorMapParIterMut {
             inner: self.keys.par_iter().zip_eq(blocks.into_par_iter()),
         }
@@ -336,20 +288,12 @@ impl TensorMap {
         let mut count = 0;
         // SAFETY: the tensor map is live and the out pointers valid for writes
         unsafe { crate::checked::tensormap_info_keys(self.ptr, &mut keys, &mut count) }.expect("failed to get info keys");
-        let keys = if count == 0 {
-            Vec::new()
-        } else {
-            // SAFETY: count NUL-terminated strings owned by the tensor map, alive until the
-            // info changes, which needs &mut self
-            unsafe { std::slice::from_raw_parts(keys, count) }
-                .iter()
-                // SAFETY: as above, for each string
-                .map(|&key| unsafe { CStr::from_ptr(key) }.to_str().expect("invalid UTF-8 string"))
-                .collect()
-        };
+        // SAFETY: count NUL-terminated strings owned by the tensor map, alive until the info
+        // changes, which needs &mut self
+        let keys = unsafe { strings(keys, count) };
+        let info = keys.into_iter().map(|key| (key, self.get_info(key).expect("missing info")));
         TensorMapInfoIter {
-            keys: keys.into_iter(),
-            tensor: self,
+            inner: info.collect::<Vec<_>>().into_iter(),
         }
     }
 }
@@ -366,27 +310,25 @@ fn block_pointer(tensor: *mut mts_tensormap_t, index: usize) -> *mut mts_block_t
     block
 }
 
+/// Mutable references to the `count` blocks of a live tensor map.
+///
+/// # Safety
+///
+/// The tensor map must stay alive for `'a`, and nothing else may use its blocks meanwhile.
+unsafe fn mutable_blocks<'a>(tensor: *mut mts_tensormap_t, count: usize) -> Vec<TensorBlockRefMut<'a>> {
+    (0..count)
+        // SAFETY: the blocks are distinct, each handed out once, alive for 'a (the caller's
+        // contract)
+        .map(|index| unsafe { TensorBlockRefMut::from_raw(block_pointer(tensor, index)) })
+        .collect()
+}
+
 /// Iterator over the keys and blocks of a [`TensorMap`].
 pub struct TensorMapIter<'a> {
     inner: std::iter::Zip<crate::LabelsIter<'a>, std::vec::IntoIter<TensorBlockRef<'a>>>,
 }
 
-impl<'a> Iterator for TensorMapIter<'a> {
-    type Item = (&'a [LabelValue], TensorBlockRef<'a>);
-
-    #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
-        self.inner.next()
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.inner.size_hint()
-    }
-}
-
-impl ExactSizeIterator for TensorMapIter<'_> {}
-
-impl FusedIterator for TensorMapIter<'_> {}
+forward_iterator!(TensorMapIter<'a>, (&'a [LabelValue], TensorBlockRef<'a>));
 
 impl<'a> IntoIterator for &'a TensorMap {
     type Item = (&'a [LabelValue], TensorBlockRef<'a>);
@@ -402,22 +344,7 @@ pub struct TensorMapIterMut<'a> {
     inner: std::iter::Zip<crate::LabelsIter<'a>, std::vec::IntoIter<TensorBlockRefMut<'a>>>,
 }
 
-impl<'a> Iterator for TensorMapIterMut<'a> {
-    type Item = (&'a [LabelValue], TensorBlockRefMut<'a>);
-
-    #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
-        self.inner.next()
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.inner.size_hint()
-    }
-}
-
-impl ExactSizeIterator for TensorMapIterMut<'_> {}
-
-impl FusedIterator for TensorMapIterMut<'_> {}
+forward_iterator!(TensorMapIterMut<'a>, (&'a [LabelValue], TensorBlockRefMut<'a>));
 
 impl<'a> IntoIterator for &'a mut TensorMap {
     type Item = (&'a [LabelValue], TensorBlockRefMut<'a>);
@@ -441,66 +368,14 @@ pub struct TensorMapParIterMut<'a> {
     inner: rayon::iter::ZipEq<crate::LabelsParIter<'a>, rayon::vec::IntoIter<TensorBlockRefMut<'a>>>,
 }
 
-/// Forwards the parallel iterator traits of a tensor map iterator to its `inner` iterator.
 #[cfg(feature = "rayon")]
-macro_rules! forward_parallel_iterator {
-    ($iterator: ident, $block: ident) => {
-        impl<'a> rayon::iter::ParallelIterator for $iterator<'a> {
-            type Item = (&'a [LabelValue], $block<'a>);
-
-            #[inline]
-            fn drive_unindexed<C>(self, consumer: C) -> C::Result
-            where
-                C: rayon::iter::plumbing::UnindexedConsumer<Self::Item>,
-            {
-                self.inner.drive_unindexed(consumer)
-            }
-        }
-
-        impl rayon::iter::IndexedParallelIterator for $iterator<'_> {
-            #[inline]
-            fn len(&self) -> usize {
-                self.inner.len()
-            }
-
-            #[inline]
-            fn drive<C: rayon::iter::plumbing::Consumer<Self::Item>>(self, consumer: C) -> C::Result {
-                self.inner.drive(consumer)
-            }
-
-            #[inline]
-            fn with_producer<CB: rayon::iter::plumbing::ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
-                self.inner.with_producer(callback)
-            }
-        }
-    };
-}
-
+forward_parallel_iterator!(TensorMapParIter<'a>, (&'a [LabelValue], TensorBlockRef<'a>));
 #[cfg(feature = "rayon")]
-forward_parallel_iterator!(TensorMapParIter, TensorBlockRef);
-#[cfg(feature = "rayon")]
-forward_parallel_iterator!(TensorMapParIterMut, TensorBlockRefMut);
+forward_parallel_iterator!(TensorMapParIterMut<'a>, (&'a [LabelValue], TensorBlockRefMut<'a>));
 
 /// Iterator over the info (global metadata) keys and values of a [`TensorMap`].
 pub struct TensorMapInfoIter<'a> {
-    keys: std::vec::IntoIter<&'a str>,
-    tensor: &'a TensorMap,
+    inner: std::vec::IntoIter<(&'a str, &'a str)>,
 }
 
-impl<'a> Iterator for TensorMapInfoIter<'a> {
-    type Item = (&'a str, &'a str);
-
-    #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
-        let key = self.keys.next()?;
-        Some((key, self.tensor.get_info(key).expect("missing info")))
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.keys.size_hint()
-    }
-}
-
-impl ExactSizeIterator for TensorMapInfoIter<'_> {}
-
-impl FusedIterator for TensorMapInfoIter<'_> {}
+forward_iterator!(TensorMapInfoIter<'a>, (&'a str, &'a str));

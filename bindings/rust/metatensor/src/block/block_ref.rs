@@ -1,12 +1,12 @@
 //! [`TensorBlockRef`]: a borrowed block.
 
-use std::ffi::{CStr, CString};
-use std::iter::FusedIterator;
+use std::ffi::CString;
 
 use crate::c_api::{mts_array_t, mts_block_t};
+use crate::out::strings;
 use crate::{ArrayRef, Error, Labels};
 
-use super::{LazyMetadata, TensorBlock, raw};
+use super::{BlockData, TensorBlock, TensorBlockData, raw};
 
 /// A reference to a block owned by something else (a [`TensorBlock`], a tensor map, or a
 /// block whose gradient this is).
@@ -22,16 +22,6 @@ unsafe impl Send for TensorBlockRef<'_> {}
 // SAFETY: a reference only reads the block, which the library allows from several threads
 unsafe impl Sync for TensorBlockRef<'_> {}
 
-/// The values and metadata of a block as separate fields, which can be borrowed
-/// separately. The metadata is read on first use.
-#[derive(Debug)]
-pub struct TensorBlockData<'a> {
-    pub values: ArrayRef<'a>,
-    pub samples: LazyMetadata<Labels>,
-    pub components: LazyMetadata<Vec<Labels>>,
-    pub properties: LazyMetadata<Labels>,
-}
-
 impl<'a> TensorBlockRef<'a> {
     /// A reference to the block `ptr`, for a lifetime the caller picks.
     ///
@@ -44,9 +34,8 @@ impl<'a> TensorBlockRef<'a> {
     ///
     /// When `ptr` is NULL.
     pub unsafe fn from_raw(ptr: *const mts_block_t) -> TensorBlockRef<'a> {
-        assert!(!ptr.is_null(), "pointer to mts_block_t should not be NULL");
         TensorBlockRef {
-            ptr,
+            ptr: raw::not_null(ptr),
             marker: std::marker::PhantomData,
         }
     }
@@ -56,37 +45,12 @@ impl<'a> TensorBlockRef<'a> {
         self.ptr
     }
 
-    /// The device holding the values of this block.
-    #[inline]
-    pub fn device(&self) -> Result<dlpk::sys::DLDevice, Error> {
-        let mut device = dlpk::sys::DLDevice::cpu();
-        // SAFETY: the block is live and device valid for a write
-        unsafe { crate::checked::block_device(self.ptr, &mut device)? };
-        Ok(device)
-    }
-
-    /// The type of the values of this block.
-    #[inline]
-    pub fn dtype(&self) -> Result<dlpk::sys::DLDataType, Error> {
-        let mut dtype = dlpk::sys::DLDataType {
-            code: dlpk::sys::DLDataTypeCode::kDLFloat,
-            bits: 0,
-            lanes: 0,
-        };
-        // SAFETY: the block is live and dtype valid for a write
-        unsafe { crate::checked::block_dtype(self.ptr, &mut dtype)? };
-        Ok(dtype)
-    }
+    device_and_dtype!(block_device, block_dtype);
 
     /// The values and metadata of this block as separate fields.
     #[inline]
     pub fn data(&'a self) -> TensorBlockData<'a> {
-        TensorBlockData {
-            values: self.values(),
-            samples: LazyMetadata::new(raw::samples, self.ptr),
-            components: LazyMetadata::new(raw::components, self.ptr),
-            properties: LazyMetadata::new(raw::properties, self.ptr),
-        }
+        BlockData::new(self.values(), self.ptr)
     }
 
     /// The values of this block.
@@ -127,17 +91,9 @@ impl<'a> TensorBlockRef<'a> {
         // SAFETY: the block is live and the out pointers valid for writes
         unsafe { crate::checked::block_gradients_list(self.ptr, &mut parameters, &mut count) }
             .expect("failed to get gradient list");
-        if count == 0 {
-            return Vec::new();
-        }
         // SAFETY: count NUL-terminated strings owned by the block, alive for 'a: the block can
         // not change while borrowed immutably
-        let parameters = unsafe { std::slice::from_raw_parts(parameters, count) };
-        parameters
-            .iter()
-            // SAFETY: as above, for each string
-            .map(|&parameter| unsafe { CStr::from_ptr(parameter) }.to_str().expect("invalid UTF8"))
-            .collect()
+        unsafe { strings(parameters, count) }
     }
 
     /// The gradient of this block with respect to `parameter`, if it has one.
@@ -163,9 +119,12 @@ impl<'a> TensorBlockRef<'a> {
     /// An iterator over the parameters and gradients of this block.
     #[inline]
     pub fn gradients(&self) -> GradientsIter<'a> {
+        let gradients = self
+            .gradient_list()
+            .into_iter()
+            .map(|parameter| (parameter, self.gradient(parameter).expect("missing gradient")));
         GradientsIter {
-            parameters: self.gradient_list().into_iter(),
-            block: *self,
+            inner: gradients.collect::<Vec<_>>().into_iter(),
         }
     }
 
@@ -182,24 +141,7 @@ impl<'a> TensorBlockRef<'a> {
 
 /// Iterator over the parameters and gradients of a [`TensorBlockRef`].
 pub struct GradientsIter<'a> {
-    parameters: std::vec::IntoIter<&'a str>,
-    block: TensorBlockRef<'a>,
+    inner: std::vec::IntoIter<(&'a str, TensorBlockRef<'a>)>,
 }
 
-impl<'a> Iterator for GradientsIter<'a> {
-    type Item = (&'a str, TensorBlockRef<'a>);
-
-    #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
-        let parameter = self.parameters.next()?;
-        Some((parameter, self.block.gradient(parameter).expect("missing gradient")))
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.parameters.size_hint()
-    }
-}
-
-impl ExactSizeIterator for GradientsIter<'_> {}
-
-impl FusedIterator for GradientsIter<'_> {}
+forward_iterator!(GradientsIter<'a>, (&'a str, TensorBlockRef<'a>));

@@ -3,9 +3,9 @@
 use std::ffi::CString;
 
 use crate::c_api::mts_block_t;
-use crate::{ArrayRef, Error, Labels, MtsArray};
+use crate::{Error, Labels, MtsArray};
 
-use super::{TensorBlockRef, TensorBlockRefMut};
+use super::TensorBlockRefMut;
 
 /// A block of data: values with labels for each axis (samples, components, properties), and
 /// optionally gradients of these values with respect to parameters, blocks themselves.
@@ -42,31 +42,15 @@ impl TensorBlock {
     ///
     /// When `ptr` is NULL.
     pub unsafe fn from_raw(ptr: *mut mts_block_t) -> TensorBlock {
-        assert!(!ptr.is_null(), "pointer to mts_block_t should not be NULL");
-        TensorBlock { ptr }
+        TensorBlock {
+            ptr: super::raw::not_null(ptr).cast_mut(),
+        }
     }
 
     /// Gives up ownership of the block: the caller must release it (with
     /// [`TensorBlock::from_raw`], or `mts_block_free`).
     pub fn into_raw(mut block: TensorBlock) -> *mut mts_block_t {
         std::mem::replace(&mut block.ptr, std::ptr::null_mut())
-    }
-
-    /// The underlying `mts_block_t`, still owned by this block.
-    pub fn as_ptr(&self) -> *const mts_block_t {
-        self.ptr
-    }
-
-    /// The underlying `mts_block_t`, still owned by this block, to change it.
-    pub fn as_mut_ptr(&mut self) -> *mut mts_block_t {
-        self.ptr
-    }
-
-    /// A reference to this block.
-    #[inline]
-    pub fn as_ref(&self) -> TensorBlockRef<'_> {
-        // SAFETY: the reference borrows self, so the block stays alive and unchanged
-        unsafe { TensorBlockRef::from_raw(self.ptr) }
     }
 
     /// A mutable reference to this block.
@@ -76,41 +60,7 @@ impl TensorBlock {
         unsafe { TensorBlockRefMut::from_raw(self.ptr) }
     }
 
-    /// The device holding the values of this block.
-    #[inline]
-    pub fn device(&self) -> Result<dlpk::sys::DLDevice, Error> {
-        self.as_ref().device()
-    }
-
-    /// The type of the values of this block.
-    #[inline]
-    pub fn dtype(&self) -> Result<dlpk::sys::DLDataType, Error> {
-        self.as_ref().dtype()
-    }
-
-    /// The values of this block.
-    #[inline]
-    pub fn values(&self) -> ArrayRef<'_> {
-        self.as_ref().values()
-    }
-
-    /// The samples of this block.
-    #[inline]
-    pub fn samples(&self) -> Labels {
-        self.as_ref().samples()
-    }
-
-    /// The components of this block.
-    #[inline]
-    pub fn components(&self) -> Vec<Labels> {
-        self.as_ref().components()
-    }
-
-    /// The properties of this block.
-    #[inline]
-    pub fn properties(&self) -> Labels {
-        self.as_ref().properties()
-    }
+    block_methods!();
 
     /// A block of the given `values`, described by `samples`, `components` and
     /// `properties` (one labels per axis of the values), without gradients.
@@ -149,23 +99,5 @@ impl TensorBlock {
         unsafe { crate::checked::block_add_gradient(self.ptr, parameter.as_ptr(), gradient) }
     }
 
-    /// Loads a block from the file at `path` (see [`crate::io::load_block`]).
-    pub fn load(path: impl AsRef<std::path::Path>) -> Result<TensorBlock, Error> {
-        crate::io::load_block(path)
-    }
-
-    /// Loads a block from an in-memory `buffer` (see [`crate::io::load_block_buffer`]).
-    pub fn load_buffer(buffer: &[u8]) -> Result<TensorBlock, Error> {
-        crate::io::load_block_buffer(buffer)
-    }
-
-    /// Saves this block to the file at `path` (see [`crate::io::save_block`]).
-    pub fn save(&self, path: impl AsRef<std::path::Path>) -> Result<(), Error> {
-        self.as_ref().save(path)
-    }
-
-    /// Saves this block to an in-memory `buffer` (see [`crate::io::save_block_buffer`]).
-    pub fn save_buffer(&self, buffer: &mut Vec<u8>) -> Result<(), Error> {
-        self.as_ref().save_buffer(buffer)
-    }
+    load_functions!(TensorBlock, load_block, load_block_buffer);
 }

@@ -6,6 +6,16 @@ use std::ffi::CStr;
 use crate::Labels;
 use crate::c_api::{MTS_INVALID_PARAMETER_ERROR, mts_block_t};
 
+/// `block`, checked not to be NULL.
+///
+/// # Panics
+///
+/// When `block` is NULL.
+pub(super) fn not_null<T>(block: *const T) -> *const T {
+    assert!(!block.is_null(), "pointer to mts_block_t should not be NULL");
+    block
+}
+
 /// The gradient of `block` with respect to `parameter`, or None when it has none.
 ///
 /// # Safety

@@ -23,39 +23,14 @@ impl<'a> ArrayRef<'a> {
     /// owner.
     pub unsafe fn from_raw(array: mts_array_t) -> ArrayRef<'a> {
         ArrayRef {
-            // a reference never destroys the array, even when handed back to C by as_raw
-            array: mts_array_t {
-                destroy: None,
-                ..array
-            },
+            array: super::members::borrowed(array),
             marker: std::marker::PhantomData,
         }
     }
 
     shared_array_methods!();
+    borrowed_array_methods!();
 
-    /// As [`ArrayRef::as_any`], for the whole lifetime of the reference.
-    #[inline]
-    pub fn to_any(self) -> &'a dyn std::any::Any {
-        // SAFETY: the array lives, unchanged, for 'a (the contract of from_raw)
-        unsafe { super::members::any(&self.array) }
-    }
-
-    /// The `ndarray` data of this array, behind its lock.
-    ///
-    /// # Panics
-    ///
-    /// When the array is not an `ndarray` array of `T` made by this crate.
-    #[inline]
-    pub fn as_ndarray_lock<T: 'static>(&self) -> &Arc<RwLock<ArrayD<T>>> {
-        self.as_any().downcast_ref().expect("this is not an Arc<RwLock<ArrayD>>")
-    }
-
-    /// As [`ArrayRef::as_ndarray_lock`], for the whole lifetime of the reference.
-    #[inline]
-    pub fn to_ndarray_lock<T: 'static>(self) -> &'a Arc<RwLock<ArrayD<T>>> {
-        self.to_any().downcast_ref().expect("this is not an Arc<RwLock<ArrayD>>")
-    }
 }
 
 /// A mutable reference to an array that something else owns, whatever made it.
@@ -75,24 +50,14 @@ impl<'a> ArrayRefMut<'a> {
     #[inline]
     pub unsafe fn from_raw(array: mts_array_t) -> ArrayRefMut<'a> {
         ArrayRefMut {
-            // a reference never destroys the array, even when handed back to C by as_raw
-            array: mts_array_t {
-                destroy: None,
-                ..array
-            },
+            array: super::members::borrowed(array),
             marker: std::marker::PhantomData,
         }
     }
 
     shared_array_methods!();
+    borrowed_array_methods!();
     mutable_array_methods!();
-
-    /// As [`ArrayRefMut::as_any`], for the whole lifetime of the reference.
-    #[inline]
-    pub fn to_any(self) -> &'a dyn std::any::Any {
-        // SAFETY: the array lives for 'a, and only this reference uses it (from_raw)
-        unsafe { super::members::any(&self.array) }
-    }
 
     /// The array as `&mut dyn Any`, for the whole lifetime of the reference.
     ///
@@ -105,21 +70,6 @@ impl<'a> ArrayRefMut<'a> {
         unsafe { super::members::any_mut(&self.array) }
     }
 
-    /// The `ndarray` data of this array, behind its lock.
-    ///
-    /// # Panics
-    ///
-    /// When the array is not an `ndarray` array of `T` made by this crate.
-    #[inline]
-    pub fn as_ndarray_lock<T: 'static>(&self) -> &Arc<RwLock<ArrayD<T>>> {
-        self.as_any().downcast_ref().expect("this is not an Arc<RwLock<ArrayD>>")
-    }
-
-    /// As [`ArrayRefMut::as_ndarray_lock`], for the whole lifetime of the reference.
-    #[inline]
-    pub fn to_ndarray_lock<T: 'static>(self) -> &'a Arc<RwLock<ArrayD<T>>> {
-        self.to_any().downcast_ref().expect("this is not an Arc<RwLock<ArrayD>>")
-    }
 
     /// The `ndarray` data of this array, without locking: the mutable borrow already makes
     /// the access exclusive.

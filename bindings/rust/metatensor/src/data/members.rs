@@ -2,10 +2,17 @@
 //! [`ArrayRefMut`](super::ArrayRefMut) share: each calls one function of the `mts_array_t`
 //! they hold (in the `array` field), written once here and stamped into each type.
 
-use dlpk::sys::{DLDataType, DLDataTypeCode, DLDevice, DLPackVersion};
+use dlpk::sys::{DLDataType, DLDevice, DLPackVersion};
 
 use crate::c_api::{mts_array_t, mts_data_movement_t, mts_data_origin_t};
 use crate::errors::{Error, check_status};
+use crate::out::{no_dtype, out};
+
+/// A copy of `array` without its `destroy` member: a reference that never destroys the array,
+/// even when handed back to C.
+pub(super) fn borrowed(array: mts_array_t) -> mts_array_t {
+    mts_array_t { destroy: None, ..array }
+}
 
 /// The member `$name` of an array, or a panic naming it when the array lacks it.
 macro_rules! member {
@@ -18,28 +25,18 @@ macro_rules! member {
 // caller borrows it: that is the contract their unsafe blocks rely on.
 
 pub(super) fn origin(array: &mts_array_t) -> Result<mts_data_origin_t, Error> {
-    let mut origin = 0;
-    // SAFETY: array is alive and origin valid for a write
-    check_status(unsafe { member!(array, origin)(array.ptr, &mut origin) })?;
-    Ok(origin)
+    // SAFETY: array is alive and the out pointer valid for a write
+    out(0, |origin| check_status(unsafe { member!(array, origin)(array.ptr, origin) }))
 }
 
 pub(super) fn device(array: &mts_array_t) -> Result<DLDevice, Error> {
-    let mut device = DLDevice::cpu();
-    // SAFETY: array is alive and device valid for a write
-    check_status(unsafe { member!(array, device)(array.ptr, &mut device) })?;
-    Ok(device)
+    // SAFETY: array is alive and the out pointer valid for a write
+    out(DLDevice::cpu(), |device| check_status(unsafe { member!(array, device)(array.ptr, device) }))
 }
 
 pub(super) fn dtype(array: &mts_array_t) -> Result<DLDataType, Error> {
-    let mut dtype = DLDataType {
-        code: DLDataTypeCode::kDLFloat,
-        bits: 0,
-        lanes: 0,
-    };
-    // SAFETY: array is alive and dtype valid for a write
-    check_status(unsafe { member!(array, dtype)(array.ptr, &mut dtype) })?;
-    Ok(dtype)
+    // SAFETY: array is alive and the out pointer valid for a write
+    out(no_dtype(), |dtype| check_status(unsafe { member!(array, dtype)(array.ptr, dtype) }))
 }
 
 pub(super) fn as_dlpack(
@@ -199,6 +196,39 @@ macro_rules! mutable_array_methods {
         /// The underlying `mts_array_t`, to change it.
         pub fn as_raw_mut(&mut self) -> &mut $crate::c_api::mts_array_t {
             &mut self.array
+        }
+    };
+}
+
+/// The methods of the borrowed array types (`ArrayRef`, `ArrayRefMut`) reaching a Rust array
+/// for the whole lifetime `'a` of the borrow.
+macro_rules! borrowed_array_methods {
+    () => {
+        /// The array as `&dyn Any`, for the whole lifetime of the reference.
+        ///
+        /// # Panics
+        ///
+        /// When the array was not made by this crate.
+        #[inline]
+        pub fn to_any(self) -> &'a dyn std::any::Any {
+            // SAFETY: the array lives, unchanged, for 'a (the contract of from_raw)
+            unsafe { super::members::any(&self.array) }
+        }
+
+        /// The `ndarray` data of this array, behind its lock.
+        ///
+        /// # Panics
+        ///
+        /// When the array is not an `ndarray` array of `T` made by this crate.
+        #[inline]
+        pub fn as_ndarray_lock<T: 'static>(&self) -> &std::sync::Arc<std::sync::RwLock<ndarray::ArrayD<T>>> {
+            self.as_any().downcast_ref().expect("this is not an Arc<RwLock<ArrayD>>")
+        }
+
+        /// As `as_ndarray_lock`, for the whole lifetime of the reference.
+        #[inline]
+        pub fn to_ndarray_lock<T: 'static>(self) -> &'a std::sync::Arc<std::sync::RwLock<ndarray::ArrayD<T>>> {
+            self.to_any().downcast_ref().expect("this is not an Arc<RwLock<ArrayD>>")
         }
     };
 }

@@ -11,6 +11,50 @@ use crate::data::ndarray_array::{ElementVisitor, dispatch};
 use crate::errors::Error;
 use crate::MtsArray;
 
+/// The four load functions of the type `$type` (a tensor map or a block): from a file or a
+/// buffer, with `ndarray` arrays or with those of a `create_array` callback, by the checked
+/// calls `$from_file` and `$from_buffer`.
+macro_rules! load_functions {
+    (
+        $type: ident, $what: literal,
+        $load: ident, $load_custom_array: ident, $from_file: ident,
+        $load_buffer: ident, $load_buffer_custom_array: ident, $from_buffer: ident $(,)?
+    ) => {
+        #[doc = concat!("Loads the ", $what, " saved in the file at `path`, its arrays as `ndarray` arrays.")]
+        pub fn $load(path: impl AsRef<std::path::Path>) -> Result<$type, Error> {
+            $load_custom_array(path, Some(super::create_ndarray))
+        }
+
+        #[doc = concat!("Loads the ", $what, " saved in the file at `path`, its arrays made by `create_array`.")]
+        pub fn $load_custom_array(
+            path: impl AsRef<std::path::Path>,
+            create_array: $crate::c_api::mts_create_array_callback_t,
+        ) -> Result<$type, Error> {
+            let path = super::c_path(path.as_ref())?;
+            // SAFETY: path is NUL-terminated; create_array is a valid callback or None
+            let ptr = unsafe { $crate::checked::$from_file(path.as_ptr(), create_array)? };
+            // SAFETY: a new object, which we own
+            Ok(unsafe { $type::from_raw(ptr) })
+        }
+
+        #[doc = concat!("Loads a ", $what, " saved in `buffer`, its arrays as `ndarray` arrays.")]
+        pub fn $load_buffer(buffer: &[u8]) -> Result<$type, Error> {
+            $load_buffer_custom_array(buffer, Some(super::create_ndarray))
+        }
+
+        #[doc = concat!("Loads a ", $what, " saved in `buffer`, its arrays made by `create_array`.")]
+        pub fn $load_buffer_custom_array(
+            buffer: &[u8],
+            create_array: $crate::c_api::mts_create_array_callback_t,
+        ) -> Result<$type, Error> {
+            // SAFETY: buffer holds buffer.len() bytes; create_array is a valid callback or None
+            let ptr = unsafe { $crate::checked::$from_buffer(buffer.as_ptr(), buffer.len(), create_array)? };
+            // SAFETY: a new object, which we own
+            Ok(unsafe { $type::from_raw(ptr) })
+        }
+    };
+}
+
 mod tensor;
 pub use self::tensor::{load, load_buffer, load_buffer_custom_array, load_custom_array};
 pub use self::tensor::{save, save_buffer};
