@@ -21,7 +21,8 @@ HEADERS := metatensor.h metatensor/dlpack/dlpack.h metatensor/version.h
 GO_SOURCES := $(shell find bindings/c internal -name '*.go' -o -name '*.c' -o -name '*.h' 2>/dev/null) go.mod go.sum
 
 .PHONY: all generate lib headers examples test go-test c-tests c-tests-asan c-tests-reference abi-tests install-test \
-        check-generated reference install clean fuzz rust-tests rust-tests-leaks rust-reference-tests
+        check-generated reference install clean fuzz rust-tests rust-tests-leaks rust-reference-tests \
+        rust-reference-tests-ours
 
 all: generate lib headers examples
 
@@ -53,7 +54,7 @@ examples: lib headers
 
 # ---------------------------------------------------------------- tests
 
-test: go-test rust-tests rust-tests-leaks rust-reference-tests c-tests c-tests-leaks c-tests-valgrind c-tests-asan c-tests-reference abi-tests install-test reference-compare mts-compat
+test: go-test rust-tests rust-tests-leaks rust-reference-tests rust-reference-tests-ours c-tests c-tests-leaks c-tests-valgrind c-tests-asan c-tests-reference abi-tests install-test reference-compare mts-compat
 
 go-test:
 	$(GO) test ./...
@@ -123,14 +124,16 @@ fuzz:
 
 # ---------------------------------------------------------------- rust
 
-# The metatensor-sys crate's tests and lints, against the library of `make lib`
-# (METATENSOR_LIB_DIR), in a target directory under build/.
+# The tests (unit, integration, doc) and lints of both crates, metatensor-sys and metatensor
+# (with its rayon feature), against the library of `make lib` (METATENSOR_LIB_DIR), in a
+# target directory under build/.
 CARGO ?= cargo
 RUST_ENV := CARGO_TARGET_DIR=$(abspath $(BUILD)/rust) METATENSOR_LIB_DIR=$(abspath $(BUILD)/lib)
+RUST_FEATURES := --features metatensor/rayon
 
 rust-tests: lib
-	cd bindings/rust && $(RUST_ENV) $(CARGO) test --locked
-	cd bindings/rust && $(RUST_ENV) $(CARGO) clippy --locked --all-targets -- -D warnings
+	cd bindings/rust && $(RUST_ENV) $(CARGO) test --locked $(RUST_FEATURES)
+	cd bindings/rust && $(RUST_ENV) $(CARGO) clippy --locked --all-targets $(RUST_FEATURES) -- -D warnings
 
 # The integration tests under LeakSanitizer, preloaded (stable Rust has no -Zsanitizer): a
 # leak, in the tests or in the library, fails with exit status 23. Why not valgrind: see
@@ -148,6 +151,14 @@ rust-tests-leaks: lib
 # time (it compiles ndarray), seconds after.
 rust-reference-tests: lib reference
 	CARGO=$(CARGO) bash bindings/rust/reference/run.sh $(BUILD)/rust-reference $(BUILD)/lib \
+		$(REFERENCE_VENV)/bin/python
+
+# The same tests of the reference's crate (unit, integration) run on OUR metatensor crate:
+# the integration tests through a path dependency on it, the unit tests appended to a scratch
+# copy of its files (bindings/rust/reference/ours.sh; skipped-ours.txt lists what is left
+# out). Source compatibility, shown.
+rust-reference-tests-ours: lib reference
+	CARGO=$(CARGO) bash bindings/rust/reference/ours.sh $(BUILD)/rust-reference $(BUILD)/lib \
 		$(REFERENCE_VENV)/bin/python
 
 # Regenerates into a scratch directory and fails, printing the diff, when a committed

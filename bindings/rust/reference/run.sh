@@ -18,33 +18,12 @@ cargo=${CARGO:-cargo}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 
-# cargo fetches the crate into its registry; its metadata says where the sources are
-mkdir -p "$work/fetch/src"
-cat > "$work/fetch/Cargo.toml" <<TOML
-[package]
-name = "fetch-metatensor"
-version = "0.0.0"
-edition = "2021"
-publish = false
-
-[dependencies]
-metatensor = "=$VERSION"
-TOML
-touch "$work/fetch/src/lib.rs"
-manifest=$("$cargo" metadata --format-version 1 --manifest-path "$work/fetch/Cargo.toml" |
-    python3 -c 'import json, sys
-for p in json.load(sys.stdin)["packages"]:
-    if p["name"] == "metatensor" and p["version"] == sys.argv[1]:
-        print(p["manifest_path"])' "$VERSION")
-if [ -z "$manifest" ]; then
-    echo "run.sh: cargo did not fetch metatensor $VERSION" >&2
-    exit 1
-fi
+crate=$(CARGO=$cargo bash "$here/fetch.sh" "$work" "$VERSION")
 
 # the crate as a member of a workspace that puts our sys crate in the place of crates.io's
 rm -rf "$work/crate"
 mkdir -p "$work/crate"
-cp -r "$(dirname "$manifest")" "$work/crate/metatensor"
+cp -r "$crate" "$work/crate/metatensor"
 rm -f "$work/crate/metatensor/Cargo.lock"
 cat > "$work/crate/Cargo.toml" <<TOML
 [workspace]
@@ -58,11 +37,8 @@ TOML
 # the tests open ../../metatensor-core/tests/*.mts from the crate's directory
 "$python" "$here/make_data.py" "$work/metatensor-core/tests"
 
-skips=()
-while read -r binary name _; do
-    case "$binary" in ''|'#'*) continue ;; esac
-    skips+=(--skip "$name")
-done < "$here/skipped.txt"
+source "$here/skips.sh"
+read_skips "$here/skipped.txt"
 
 cd "$work/crate"
 export CARGO_TARGET_DIR="$work/target" METATENSOR_LIB_DIR="$libdir"
