@@ -10,24 +10,13 @@
 # - it has no doc test that compiles (its only code blocks are toml and a file tree).
 #
 # The rayon feature is on, for the tests of the parallel iterators. The serialization
-# tests read stand-ins of the data files the published crate lacks (make_data.py, as run.sh
-# does); skipped-ours.txt lists the tests left out and why.
+# tests read stand-ins of the data files the published crate lacks (make_data.py, through
+# common.sh); skipped-ours.txt lists the tests left out and why.
 #
 #   ours.sh <scratch directory> <directory of libmetatensor.so> <python with metatensor-core>
 set -euo pipefail
-
-VERSION=0.5.1
-here=$(cd "$(dirname "$0")" && pwd)
+source "$(dirname "$0")/common.sh"
 ours=$(cd "$here/../metatensor" && pwd)
-sys=$(cd "$here/../metatensor-sys" && pwd)
-work=$1
-libdir=$(cd "$2" && pwd)
-python=$3
-cargo=${CARGO:-cargo}
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
-
-reference=$(CARGO=$cargo bash "$here/fetch.sh" "$work" "$VERSION")
 
 # our crate, with the reference's unit tests added to its files
 rm -rf "$work/ours"
@@ -80,10 +69,6 @@ members = ["metatensor", "integration"]
 resolver = "2"
 TOML
 
-# the tests open ../../metatensor-core/tests/*.mts from the package's directory
-"$python" "$here/make_data.py" "$work/metatensor-core/tests"
-
-source "$here/skips.sh"
 read_skips "$here/skipped-ours.txt"
 
 cd "$work/ours"

@@ -7,23 +7,12 @@
 #
 #   run.sh <scratch directory> <directory of libmetatensor.so> <python with metatensor-core>
 set -euo pipefail
-
-VERSION=0.5.1
-here=$(cd "$(dirname "$0")" && pwd)
-sys=$(cd "$here/../metatensor-sys" && pwd)
-work=$1
-libdir=$(cd "$2" && pwd)
-python=$3
-cargo=${CARGO:-cargo}
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
-
-crate=$(CARGO=$cargo bash "$here/fetch.sh" "$work" "$VERSION")
+source "$(dirname "$0")/common.sh"
 
 # the crate as a member of a workspace that puts our sys crate in the place of crates.io's
 rm -rf "$work/crate"
 mkdir -p "$work/crate"
-cp -r "$crate" "$work/crate/metatensor"
+cp -r "$reference" "$work/crate/metatensor"
 rm -f "$work/crate/metatensor/Cargo.lock"
 cat > "$work/crate/Cargo.toml" <<TOML
 [workspace]
@@ -34,12 +23,7 @@ resolver = "2"
 metatensor-sys = { path = "$sys" }
 TOML
 
-# the tests open ../../metatensor-core/tests/*.mts from the crate's directory
-"$python" "$here/make_data.py" "$work/metatensor-core/tests"
-
-source "$here/skips.sh"
 read_skips "$here/skipped.txt"
-
 cd "$work/crate"
 export CARGO_TARGET_DIR="$work/target" METATENSOR_LIB_DIR="$libdir"
 "$cargo" test --no-fail-fast -- --exact "${skips[@]}"

@@ -15,21 +15,13 @@ const RUST_ERROR_ORIGIN: &CStr = c"Rust Error";
 /// Turns a status of the C API into a `Result`, reading the message of a failure from
 /// `mts_last_error`.
 pub fn check_status(status: mts_status_t) -> Result<(), Error> {
-    if status == MTS_SUCCESS {
-        Ok(())
-    } else {
-        Err(last_error(Some(status)))
-    }
+    if status == MTS_SUCCESS { Ok(()) } else { Err(last_error(Some(status))) }
 }
 
 /// Turns a pointer returned by the C API into a `Result`: NULL means the call failed, and
 /// `mts_last_error` says why.
 pub fn check_ptr<T>(ptr: *const T) -> Result<(), Error> {
-    if ptr.is_null() {
-        Err(last_error(None))
-    } else {
-        Ok(())
-    }
+    if ptr.is_null() { Err(last_error(None)) } else { Ok(()) }
 }
 
 /// The error of the last failed call on this thread. An error stored by one of this crate's
@@ -42,16 +34,12 @@ fn last_error(status: Option<mts_status_t>) -> Error {
     // SAFETY: the three out pointers are valid for writes
     let read = unsafe { crate::c_api::mts_last_error(&mut message, &mut origin, &mut data) };
     if read != MTS_SUCCESS {
-        return Error {
-            code: status,
-            message: "internal error: mts_last_error failed".into(),
-        };
+        return Error { code: status, message: "internal error: mts_last_error failed".into() };
     }
     // SAFETY: the library gives NUL-terminated strings (or NULL) that stay valid until the
     // next error on this thread; nothing here records one before we are done with them
-    let from_this_crate = !data.is_null()
-        && !origin.is_null()
-        && unsafe { CStr::from_ptr(origin) } == RUST_ERROR_ORIGIN;
+    let from_this_crate =
+        !data.is_null() && !origin.is_null() && unsafe { CStr::from_ptr(origin) } == RUST_ERROR_ORIGIN;
     if from_this_crate {
         // SAFETY: with this origin, data is the Box<Error> of store_last_error, alive until
         // the record is replaced, which can not happen while we read it on this thread
@@ -60,10 +48,7 @@ fn last_error(status: Option<mts_status_t>) -> Error {
     }
     // SAFETY: as for origin above
     let message = unsafe { optional_str(message) };
-    Error {
-        code: status,
-        message: message.unwrap_or_else(|| "<no message>".into()),
-    }
+    Error { code: status, message: message.unwrap_or_else(|| "<no message>".into()) }
 }
 
 /// Copies a C string that may be NULL.
@@ -90,8 +75,7 @@ unsafe extern "C" fn drop_stored_error(data: *mut c_void) {
 /// Stores `error` as the last error of this thread, for the library to report, and gives
 /// the status a failing callback returns. Never panics: it runs at the edge of callbacks.
 pub(crate) fn store_last_error(error: Error) -> mts_status_t {
-    let message = CString::new(error.message.replace('\0', "\\0"))
-        .expect("no NUL byte is left in the message");
+    let message = CString::new(error.message.replace('\0', "\\0")).expect("no NUL byte is left in the message");
     let data = Box::into_raw(Box::new(error));
     // SAFETY: both strings are NUL-terminated and copied by the library; data is handed over
     // with its deleter, which the library calls once when the record is replaced
@@ -134,10 +118,7 @@ pub(crate) fn panic_error(payload: &(dyn std::any::Any + Send)) -> Error {
     } else {
         "a callback panicked with a payload that is not a message".to_owned()
     };
-    Error {
-        code: None,
-        message,
-    }
+    Error { code: None, message }
 }
 
 #[cfg(test)]
@@ -173,12 +154,7 @@ mod unit_tests {
     #[test]
     fn success_and_errors_of_callbacks() {
         assert_eq!(catch_unwind(|| Ok(())), MTS_SUCCESS);
-        let status = catch_unwind(|| {
-            Err(Error {
-                code: None,
-                message: "nul\0byte".into(),
-            })
-        });
+        let status = catch_unwind(|| Err(Error { code: None, message: "nul\0byte".into() }));
         let error = check_status(status).unwrap_err();
         assert_eq!(error.message, "nul\0byte", "the stored error is the one returned");
     }

@@ -53,7 +53,9 @@ macro_rules! forward_parallel_iterator {
             }
 
             #[inline]
-            fn with_producer<CB: rayon::iter::plumbing::ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
+            fn with_producer<CB: rayon::iter::plumbing::ProducerCallback<Self::Item>>(
+                self, callback: CB,
+            ) -> CB::Output {
                 self.inner.with_producer(callback)
             }
         }

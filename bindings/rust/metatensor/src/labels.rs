@@ -139,12 +139,7 @@ impl Clone for Labels {
     fn clone(&self) -> Labels {
         // SAFETY: self.ptr is live labels
         let ptr = unsafe { crate::checked::labels_clone(self.ptr) }.expect("failed to clone Labels");
-        Labels {
-            ptr,
-            values_cpu_ptr: self.values_cpu_ptr.clone(),
-            count: self.count.clone(),
-            size: self.size.clone(),
-        }
+        Labels { ptr, values_cpu_ptr: self.values_cpu_ptr.clone(), count: self.count.clone(), size: self.size.clone() }
     }
 }
 
@@ -197,10 +192,8 @@ impl Labels {
     fn create(names: &[&str], values: MtsArray, creator: LabelsCreator) -> Labels {
         let unique: BTreeSet<_> = names.iter().collect();
         assert!(unique.len() == names.len(), "invalid labels: the same name is used multiple times");
-        let names: Vec<CString> = names
-            .iter()
-            .map(|&name| CString::new(name).expect("name contains a NULL byte"))
-            .collect();
+        let names: Vec<CString> =
+            names.iter().map(|&name| CString::new(name).expect("name contains a NULL byte")).collect();
         let pointers: Vec<*const c_char> = names.iter().map(|name| name.as_ptr()).collect();
         // SAFETY: pointers holds names.len() NUL-terminated names; the array is handed over
         let ptr = unsafe { creator(pointers.as_ptr(), pointers.len(), values.into_raw()) }.expect("invalid labels");
@@ -225,12 +218,7 @@ impl Labels {
     #[inline]
     pub unsafe fn from_raw(ptr: *const mts_labels_t) -> Labels {
         assert!(!ptr.is_null(), "expected mts_labels_t pointer to not be NULL");
-        Labels {
-            ptr,
-            values_cpu_ptr: OnceLock::new(),
-            count: OnceLock::new(),
-            size: OnceLock::new(),
-        }
+        Labels { ptr, values_cpu_ptr: OnceLock::new(), count: OnceLock::new(), size: OnceLock::new() }
     }
 
     /// Gives up ownership of the underlying `mts_labels_t`: the caller must release it (with
@@ -269,7 +257,8 @@ impl Labels {
         let mut names: *const *const c_char = std::ptr::null();
         let mut count = 0;
         // SAFETY: self.ptr is live labels and both out pointers valid for writes
-        unsafe { crate::checked::labels_dimensions(self.ptr, &mut names, &mut count) }.expect("failed to get labels dimensions");
+        unsafe { crate::checked::labels_dimensions(self.ptr, &mut names, &mut count) }
+            .expect("failed to get labels dimensions");
         // SAFETY: count NUL-terminated names, owned by the labels and alive as long as self
         unsafe { crate::out::strings(names, count) }
     }
@@ -347,7 +336,9 @@ impl Labels {
     /// not have. A mapping, when given, must have one element per entry of its labels, and
     /// receives the position of each of them in the union.
     #[inline]
-    pub fn union(&self, other: &Labels, first_mapping: Option<&mut [i64]>, second_mapping: Option<&mut [i64]>) -> Result<Labels, Error> {
+    pub fn union(
+        &self, other: &Labels, first_mapping: Option<&mut [i64]>, second_mapping: Option<&mut [i64]>,
+    ) -> Result<Labels, Error> {
         self.combine(other, first_mapping, second_mapping, crate::checked::labels_union)
     }
 
@@ -355,12 +346,17 @@ impl Labels {
     /// given, must have one element per entry of its labels, and receives the position of
     /// each of them in the intersection, or -1 when it is not in it.
     #[inline]
-    pub fn intersection(&self, other: &Labels, first_mapping: Option<&mut [i64]>, second_mapping: Option<&mut [i64]>) -> Result<Labels, Error> {
+    pub fn intersection(
+        &self, other: &Labels, first_mapping: Option<&mut [i64]>, second_mapping: Option<&mut [i64]>,
+    ) -> Result<Labels, Error> {
         self.combine(other, first_mapping, second_mapping, crate::checked::labels_intersection)
     }
 
     /// The union or intersection of these labels and `other`, by `operation`.
-    fn combine(&self, other: &Labels, first_mapping: Option<&mut [i64]>, second_mapping: Option<&mut [i64]>, operation: SetOperation) -> Result<Labels, Error> {
+    fn combine(
+        &self, other: &Labels, first_mapping: Option<&mut [i64]>, second_mapping: Option<&mut [i64]>,
+        operation: SetOperation,
+    ) -> Result<Labels, Error> {
         let (first, first_count) = mapping_parts(first_mapping);
         let (second, second_count) = mapping_parts(second_mapping);
         let mut result = std::ptr::null();
@@ -397,12 +393,7 @@ impl Labels {
     /// An iterator over the entries.
     #[inline]
     pub fn iter(&self) -> LabelsIter<'_> {
-        LabelsIter {
-            values: self.values_cpu(),
-            size: self.size(),
-            current: 0,
-            count: self.count(),
-        }
+        LabelsIter { values: self.values_cpu(), size: self.size(), current: 0, count: self.count() }
     }
 
     /// A parallel iterator over the entries.
@@ -410,9 +401,7 @@ impl Labels {
     #[inline]
     pub fn par_iter(&self) -> LabelsParIter<'_> {
         use rayon::slice::ParallelSlice;
-        LabelsParIter {
-            inner: self.values_cpu().par_chunks_exact(self.size()),
-        }
+        LabelsParIter { inner: self.values_cpu().par_chunks_exact(self.size()) }
     }
 
     /// An iterator over the entries as arrays of `N` values.

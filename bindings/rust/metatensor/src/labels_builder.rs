@@ -14,10 +14,7 @@ pub struct LabelsBuilder {
 impl LabelsBuilder {
     /// A builder of labels with the given dimension `names`, without entries yet.
     pub fn new(names: Vec<&str>) -> LabelsBuilder {
-        LabelsBuilder {
-            names: names.into_iter().map(str::to_owned).collect(),
-            values: Vec::new(),
-        }
+        LabelsBuilder { names: names.into_iter().map(str::to_owned).collect(), values: Vec::new() }
     }
 
     /// Reserves room for `additional` more entries.

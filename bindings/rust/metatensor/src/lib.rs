@@ -28,10 +28,10 @@ pub use self::data::{Array, EmptyArray, MtsArray};
 pub use self::data::{ArrayRef, ArrayRefMut};
 
 mod labels;
-pub use self::labels::{LabelValue, Labels};
-pub use self::labels::{LabelsFixedSizeIter, LabelsIter};
 #[cfg(feature = "rayon")]
 pub use self::labels::LabelsParIter;
+pub use self::labels::{LabelValue, Labels};
+pub use self::labels::{LabelsFixedSizeIter, LabelsIter};
 
 mod labels_builder;
 pub use self::labels_builder::LabelsBuilder;

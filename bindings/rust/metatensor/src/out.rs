@@ -70,11 +70,7 @@ pub(crate) fn out<T>(initial: T, call: impl FnOnce(*mut T) -> Result<(), Error>)
 
 /// A placeholder data type for the calls that write one.
 pub(crate) fn no_dtype() -> DLDataType {
-    DLDataType {
-        code: DLDataTypeCode::kDLFloat,
-        bits: 0,
-        lanes: 0,
-    }
+    DLDataType { code: DLDataTypeCode::kDLFloat, bits: 0, lanes: 0 }
 }
 
 /// The `count` strings of a C array of strings, borrowed for `'a`.

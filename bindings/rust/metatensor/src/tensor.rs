@@ -42,7 +42,12 @@ impl Drop for TensorMap {
 }
 
 /// The signature of `mts_tensormap_keys_to_samples` and `..._to_properties`.
-type KeysMove = unsafe fn(*const mts_tensormap_t, *const crate::c_api::mts_labels_t, crate::c_api::mts_array_t, bool) -> Result<*mut mts_tensormap_t, Error>;
+type KeysMove = unsafe fn(
+    *const mts_tensormap_t,
+    *const crate::c_api::mts_labels_t,
+    crate::c_api::mts_array_t,
+    bool,
+) -> Result<*mut mts_tensormap_t, Error>;
 
 impl TensorMap {
     /// A tensor map of the given `blocks`, one per entry of `keys`. The blocks must hold the
@@ -53,7 +58,11 @@ impl TensorMap {
         // blocks.len() block pointers; the library takes each block it accepts and sets its
         // slot to NULL, so that dropping the vector releases only those it did not take
         let ptr = unsafe {
-            crate::checked::tensormap(keys.as_mts_labels_t(), blocks.as_mut_ptr().cast::<*mut mts_block_t>(), blocks.len())?
+            crate::checked::tensormap(
+                keys.as_mts_labels_t(),
+                blocks.as_mut_ptr().cast::<*mut mts_block_t>(),
+                blocks.len(),
+            )?
         };
         drop(blocks);
         // SAFETY: a new tensor map, which we own
@@ -180,7 +189,9 @@ impl TensorMap {
     /// sorted; otherwise they come block after block. `fill_value` (a scalar array of the
     /// values' type) fills the parts of merged blocks that no block provides.
     #[inline]
-    pub fn keys_to_samples(&self, keys_to_move: &Labels, fill_value: MtsArray, sort_samples: bool) -> Result<TensorMap, Error> {
+    pub fn keys_to_samples(
+        &self, keys_to_move: &Labels, fill_value: MtsArray, sort_samples: bool,
+    ) -> Result<TensorMap, Error> {
         self.move_keys(keys_to_move, fill_value, sort_samples, crate::checked::tensormap_keys_to_samples)
     }
 
@@ -191,11 +202,15 @@ impl TensorMap {
     /// and the merged ones are each entry followed by each property. `sort_samples` and
     /// `fill_value` are as for [`TensorMap::keys_to_samples`].
     #[inline]
-    pub fn keys_to_properties(&self, keys_to_move: &Labels, fill_value: MtsArray, sort_samples: bool) -> Result<TensorMap, Error> {
+    pub fn keys_to_properties(
+        &self, keys_to_move: &Labels, fill_value: MtsArray, sort_samples: bool,
+    ) -> Result<TensorMap, Error> {
         self.move_keys(keys_to_move, fill_value, sort_samples, crate::checked::tensormap_keys_to_properties)
     }
 
-    fn move_keys(&self, keys_to_move: &Labels, fill_value: MtsArray, sort_samples: bool, operation: KeysMove) -> Result<TensorMap, Error> {
+    fn move_keys(
+        &self, keys_to_move: &Labels, fill_value: MtsArray, sort_samples: bool, operation: KeysMove,
+    ) -> Result<TensorMap, Error> {
         // SAFETY: the tensor map and labels are live; the fill value is handed over
         let ptr = unsafe { operation(self.ptr, keys_to_move.as_mts_labels_t(), fill_value.into_raw(), sort_samples)? };
         // SAFETY: a new tensor map, which we own
@@ -205,13 +220,12 @@ impl TensorMap {
     /// Moves the component `dimensions` of every block to its properties.
     #[inline]
     pub fn components_to_properties(&self, dimensions: &[&str]) -> Result<TensorMap, Error> {
-        let names = dimensions
-            .iter()
-            .map(|&name| CString::new(name).expect("unexpected NULL byte"))
-            .collect::<Vec<_>>();
+        let names =
+            dimensions.iter().map(|&name| CString::new(name).expect("unexpected NULL byte")).collect::<Vec<_>>();
         let pointers = names.iter().map(|name| name.as_ptr()).collect::<Vec<_>>();
         // SAFETY: the tensor map is live, pointers holds pointers.len() NUL-terminated names
-        let ptr = unsafe { crate::checked::tensormap_components_to_properties(self.ptr, pointers.as_ptr(), pointers.len())? };
+        let ptr =
+            unsafe { crate::checked::tensormap_components_to_properties(self.ptr, pointers.as_ptr(), pointers.len())? };
         // SAFETY: a new tensor map, which we own
         Ok(unsafe { TensorMap::from_raw(ptr) })
     }
@@ -219,9 +233,7 @@ impl TensorMap {
     /// An iterator over the keys and their blocks.
     #[inline]
     pub fn iter(&self) -> TensorMapIter<'_> {
-        TensorMapIter {
-            inner: self.keys.iter().zip(self.blocks()),
-        }
+        TensorMapIter { inner: self.keys.iter().zip(self.blocks()) }
     }
 
     /// An iterator over the keys and their blocks, to change the blocks.
@@ -229,9 +241,7 @@ impl TensorMap {
     pub fn iter_mut(&mut self) -> TensorMapIterMut<'_> {
         // SAFETY: the references borrow self mutably, through the iterator
         let blocks = unsafe { mutable_blocks(self.ptr, self.keys.count()) };
-        TensorMapIterMut {
-            inner: self.keys.iter().zip(blocks),
-        }
+        TensorMapIterMut { inner: self.keys.iter().zip(blocks) }
     }
 
     /// A parallel iterator over the keys and their blocks.
@@ -239,9 +249,7 @@ impl TensorMap {
     #[inline]
     pub fn par_iter(&self) -> TensorMapParIter<'_> {
         use rayon::iter::{IndexedParallelIterator, IntoParallelIterator};
-        TensorMapParIter {
-            inner: self.keys.par_iter().zip_eq(self.blocks().into_par_iter()),
-        }
+        TensorMapParIter { inner: self.keys.par_iter().zip_eq(self.blocks().into_par_iter()) }
     }
 
     /// A parallel iterator over the keys and their blocks, to change the blocks.
@@ -251,9 +259,7 @@ impl TensorMap {
         use rayon::iter::{IndexedParallelIterator, IntoParallelIterator};
         // SAFETY: the references borrow self mutably, through the iterator
         let blocks = unsafe { mutable_blocks(self.ptr, self.keys.count()) };
-        TensorMapParIterMut {
-            inner: self.keys.par_iter().zip_eq(blocks.into_par_iter()),
-        }
+        TensorMapParIterMut { inner: self.keys.par_iter().zip_eq(blocks.into_par_iter()) }
     }
 
     /// Sets the info (global metadata) `key` to `value`, replacing any previous value.
@@ -265,7 +271,8 @@ impl TensorMap {
         let key = CString::new(key).expect("info key contains a NUL byte");
         let value = CString::new(value).expect("info value contains a NUL byte");
         // SAFETY: the tensor map is live, both strings NUL-terminated
-        unsafe { crate::checked::tensormap_set_info(self.ptr, key.as_ptr(), value.as_ptr()) }.expect("failed to set info");
+        unsafe { crate::checked::tensormap_set_info(self.ptr, key.as_ptr(), value.as_ptr()) }
+            .expect("failed to set info");
     }
 
     /// The info (global metadata) `key`, if it is set.
@@ -287,14 +294,13 @@ impl TensorMap {
         let mut keys: *const *const c_char = std::ptr::null();
         let mut count = 0;
         // SAFETY: the tensor map is live and the out pointers valid for writes
-        unsafe { crate::checked::tensormap_info_keys(self.ptr, &mut keys, &mut count) }.expect("failed to get info keys");
+        unsafe { crate::checked::tensormap_info_keys(self.ptr, &mut keys, &mut count) }
+            .expect("failed to get info keys");
         // SAFETY: count NUL-terminated strings owned by the tensor map, alive until the info
         // changes, which needs &mut self
         let keys = unsafe { strings(keys, count) };
         let info = keys.into_iter().map(|key| (key, self.get_info(key).expect("missing info")));
-        TensorMapInfoIter {
-            inner: info.collect::<Vec<_>>().into_iter(),
-        }
+        TensorMapInfoIter { inner: info.collect::<Vec<_>>().into_iter() }
     }
 }
 

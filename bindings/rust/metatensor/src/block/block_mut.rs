@@ -2,8 +2,8 @@
 
 use std::ffi::CString;
 
-use crate::c_api::{mts_array_t, mts_block_t};
 use crate::ArrayRefMut;
+use crate::c_api::{mts_array_t, mts_block_t};
 
 use super::{BlockData, TensorBlockDataMut, raw};
 
@@ -34,10 +34,7 @@ impl<'a> TensorBlockRefMut<'a> {
     ///
     /// When `ptr` is NULL.
     pub unsafe fn from_raw(ptr: *mut mts_block_t) -> TensorBlockRefMut<'a> {
-        TensorBlockRefMut {
-            ptr: raw::not_null(ptr).cast_mut(),
-            marker: std::marker::PhantomData,
-        }
+        TensorBlockRefMut { ptr: raw::not_null(ptr).cast_mut(), marker: std::marker::PhantomData }
     }
 
     /// The values (mutable) and metadata of this block as separate fields.
@@ -82,9 +79,7 @@ impl<'a> TensorBlockRefMut<'a> {
             // the gradients of a block are distinct blocks; the iterator borrows self mutably
             (parameter, unsafe { TensorBlockRefMut::from_raw(gradient) })
         });
-        GradientsMutIter {
-            inner: gradients.collect::<Vec<_>>().into_iter(),
-        }
+        GradientsMutIter { inner: gradients.collect::<Vec<_>>().into_iter() }
     }
 }
 

@@ -34,10 +34,7 @@ impl<'a> TensorBlockRef<'a> {
     ///
     /// When `ptr` is NULL.
     pub unsafe fn from_raw(ptr: *const mts_block_t) -> TensorBlockRef<'a> {
-        TensorBlockRef {
-            ptr: raw::not_null(ptr),
-            marker: std::marker::PhantomData,
-        }
+        TensorBlockRef { ptr: raw::not_null(ptr), marker: std::marker::PhantomData }
     }
 
     /// The underlying `mts_block_t`.
@@ -59,7 +56,8 @@ impl<'a> TensorBlockRef<'a> {
         let mut array = mts_array_t::null();
         // SAFETY: the block is live and array valid for a write; the library only reads the
         // block (its pointer is mutable in the C API for mutable views of the data)
-        unsafe { crate::checked::block_data(self.ptr.cast_mut(), &mut array) }.expect("failed to get the array for a block");
+        unsafe { crate::checked::block_data(self.ptr.cast_mut(), &mut array) }
+            .expect("failed to get the array for a block");
         // SAFETY: the array lives as long as the block, 'a; nothing can change it meanwhile,
         // since the block is borrowed immutably for 'a
         unsafe { ArrayRef::from_raw(array) }
@@ -123,9 +121,7 @@ impl<'a> TensorBlockRef<'a> {
             .gradient_list()
             .into_iter()
             .map(|parameter| (parameter, self.gradient(parameter).expect("missing gradient")));
-        GradientsIter {
-            inner: gradients.collect::<Vec<_>>().into_iter(),
-        }
+        GradientsIter { inner: gradients.collect::<Vec<_>>().into_iter() }
     }
 
     /// Saves this block to the file at `path` (see [`crate::io::save_block`]).

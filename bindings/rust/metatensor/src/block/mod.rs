@@ -125,10 +125,7 @@ pub struct LazyMetadata<T> {
 
 impl<T: std::fmt::Debug> std::fmt::Debug for LazyMetadata<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Lazy")
-            .field("block", &self.block)
-            .field("metadata", &self.metadata)
-            .finish_non_exhaustive()
+        f.debug_struct("Lazy").field("block", &self.block).field("metadata", &self.metadata).finish_non_exhaustive()
     }
 }
 
@@ -143,10 +140,6 @@ impl<T> std::ops::Deref for LazyMetadata<T> {
 impl<T> LazyMetadata<T> {
     /// Metadata of `block` that `init` reads on first use.
     pub fn new(init: fn(*const mts_block_t) -> T, block: *const mts_block_t) -> LazyMetadata<T> {
-        LazyMetadata {
-            block,
-            init,
-            metadata: OnceLock::new(),
-        }
+        LazyMetadata { block, init, metadata: OnceLock::new() }
     }
 }

@@ -42,9 +42,7 @@ impl TensorBlock {
     ///
     /// When `ptr` is NULL.
     pub unsafe fn from_raw(ptr: *mut mts_block_t) -> TensorBlock {
-        TensorBlock {
-            ptr: super::raw::not_null(ptr).cast_mut(),
-        }
+        TensorBlock { ptr: super::raw::not_null(ptr).cast_mut() }
     }
 
     /// Gives up ownership of the block: the caller must release it (with
@@ -65,7 +63,9 @@ impl TensorBlock {
     /// A block of the given `values`, described by `samples`, `components` and
     /// `properties` (one labels per axis of the values), without gradients.
     #[inline]
-    pub fn new(values: impl Into<MtsArray>, samples: &Labels, components: &[Labels], properties: &Labels) -> Result<TensorBlock, Error> {
+    pub fn new(
+        values: impl Into<MtsArray>, samples: &Labels, components: &[Labels], properties: &Labels,
+    ) -> Result<TensorBlock, Error> {
         let components: Vec<_> = components.iter().map(Labels::as_mts_labels_t).collect();
         // SAFETY: the labels are live, components holds components.len() of them, and the
         // array is handed over

@@ -56,10 +56,7 @@ pub trait Array: std::any::Any + Send + Sync {
     /// Exports the data as a DLPack tensor on `device`, readable by the consumer on
     /// `stream`, in a DLPack version no newer than `max_version`.
     fn as_dlpack(
-        &self,
-        device: DLDevice,
-        stream: Option<i64>,
-        max_version: DLPackVersion,
+        &self, device: DLDevice, stream: Option<i64>, max_version: DLPackVersion,
     ) -> Result<DLPackTensor, Error>;
 
     /// A new array of the same kind as this one, taking the data of `dl_tensor`.
@@ -75,17 +72,13 @@ pub(super) struct RustArray {
 }
 
 /// The origin of every array this crate makes, registered on first use.
-pub(super) static RUST_DATA_ORIGIN: LazyLock<mts_data_origin_t> = LazyLock::new(|| {
-    super::origin::register_data_origin("RustArray").expect("can not register the RustArray origin")
-});
+pub(super) static RUST_DATA_ORIGIN: LazyLock<mts_data_origin_t> =
+    LazyLock::new(|| super::origin::register_data_origin("RustArray").expect("can not register the RustArray origin"));
 
 impl From<Box<dyn Array>> for MtsArray {
     fn from(array: Box<dyn Array>) -> MtsArray {
         let shape = array.shape();
-        let ptr = Box::into_raw(Box::new(RustArray {
-            inner: array,
-            shape,
-        }));
+        let ptr = Box::into_raw(Box::new(RustArray { inner: array, shape }));
         MtsArray::from_raw(super::callbacks::rust_array_vtable(ptr.cast()))
     }
 }

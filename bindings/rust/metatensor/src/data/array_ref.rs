@@ -22,15 +22,11 @@ impl<'a> ArrayRef<'a> {
     /// The array must stay alive, and not change, for `'a`: tie `'a` to a borrow of its
     /// owner.
     pub unsafe fn from_raw(array: mts_array_t) -> ArrayRef<'a> {
-        ArrayRef {
-            array: super::members::borrowed(array),
-            marker: std::marker::PhantomData,
-        }
+        ArrayRef { array: super::members::borrowed(array), marker: std::marker::PhantomData }
     }
 
     shared_array_methods!();
     borrowed_array_methods!();
-
 }
 
 /// A mutable reference to an array that something else owns, whatever made it.
@@ -49,10 +45,7 @@ impl<'a> ArrayRefMut<'a> {
     /// to a mutable borrow of its owner.
     #[inline]
     pub unsafe fn from_raw(array: mts_array_t) -> ArrayRefMut<'a> {
-        ArrayRefMut {
-            array: super::members::borrowed(array),
-            marker: std::marker::PhantomData,
-        }
+        ArrayRefMut { array: super::members::borrowed(array), marker: std::marker::PhantomData }
     }
 
     shared_array_methods!();
@@ -70,7 +63,6 @@ impl<'a> ArrayRefMut<'a> {
         unsafe { super::members::any_mut(&self.array) }
     }
 
-
     /// The `ndarray` data of this array, without locking: the mutable borrow already makes
     /// the access exclusive.
     ///
@@ -80,10 +72,8 @@ impl<'a> ArrayRefMut<'a> {
     /// is shared (a DLPack export of it is alive, for instance).
     #[inline]
     pub fn get_ndarray_mut<T: 'static>(self) -> &'a mut ArrayD<T> {
-        let shared = self
-            .to_any_mut()
-            .downcast_mut::<Arc<RwLock<ArrayD<T>>>>()
-            .expect("this is not an Arc<RwLock<ArrayD>>");
+        let shared =
+            self.to_any_mut().downcast_mut::<Arc<RwLock<ArrayD<T>>>>().expect("this is not an Arc<RwLock<ArrayD>>");
         let lock = Arc::get_mut(shared).expect("the outer Arc already has multiple owners");
         lock.get_mut().expect("lock was poisoned")
     }

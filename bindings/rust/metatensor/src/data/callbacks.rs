@@ -118,9 +118,7 @@ unsafe extern "C" fn rust_array_dtype(array: *const c_void, dtype: *mut DLDataTy
 }
 
 unsafe extern "C" fn rust_array_shape(
-    array: *const c_void,
-    shape: *mut *const usize,
-    shape_count: *mut usize,
+    array: *const c_void, shape: *mut *const usize, shape_count: *mut usize,
 ) -> mts_status_t {
     catch_unwind(|| {
         // SAFETY: array is a live RustArray; its shape vector lives until the next reshape,
@@ -156,27 +154,22 @@ unsafe extern "C" fn rust_array_swap_axes(array: *mut c_void, axis_1: usize, axi
 }
 
 unsafe extern "C" fn rust_array_create(
-    array: *const c_void,
-    shape: *const usize,
-    shape_count: usize,
-    fill_value: mts_array_t,
-    new_array: *mut mts_array_t,
+    array: *const c_void, shape: *const usize, shape_count: usize, fill_value: mts_array_t, new_array: *mut mts_array_t,
 ) -> mts_status_t {
     catch_unwind(|| {
         // SAFETY: array is a live RustArray; shape holds shape_count sizes
         let (array, shape) = unsafe { (array_ref(array)?, slice(shape, shape_count, "shape")?) };
         // the fill value is borrowed: without destroy, dropping it releases nothing
-        let fill_value = MtsArray::from_raw(mts_array_t {
-            destroy: None,
-            ..fill_value
-        });
+        let fill_value = MtsArray::from_raw(mts_array_t { destroy: None, ..fill_value });
         let created = MtsArray::from(array.inner.create(shape, fill_value));
         // SAFETY: new_array comes from the C library, valid for a write
         unsafe { write(new_array, created.into_raw(), "new_array") }
     })
 }
 
-unsafe extern "C" fn rust_array_copy(array: *const c_void, device: DLDevice, new_array: *mut mts_array_t) -> mts_status_t {
+unsafe extern "C" fn rust_array_copy(
+    array: *const c_void, device: DLDevice, new_array: *mut mts_array_t,
+) -> mts_status_t {
     catch_unwind(|| {
         // SAFETY: array is a live RustArray
         let copy = MtsArray::from(unsafe { array_ref(array)? }.inner.copy(device));
@@ -200,10 +193,7 @@ unsafe extern "C" fn rust_array_destroy(array: *mut c_void) {
 }
 
 unsafe extern "C" fn rust_array_move_data(
-    output: *mut c_void,
-    input: *const c_void,
-    movements: *const mts_data_movement_t,
-    movements_count: usize,
+    output: *mut c_void, input: *const c_void, movements: *const mts_data_movement_t, movements_count: usize,
 ) -> mts_status_t {
     catch_unwind(|| {
         if std::ptr::eq(output, input) {
@@ -214,19 +204,15 @@ unsafe extern "C" fn rust_array_move_data(
         }
         // SAFETY: output and input are two different live RustArrays, the library lets us
         // change output; movements holds movements_count entries
-        let (output, input, movements) = unsafe {
-            (array_mut(output)?, array_ref(input)?, slice(movements, movements_count, "movements")?)
-        };
+        let (output, input, movements) =
+            unsafe { (array_mut(output)?, array_ref(input)?, slice(movements, movements_count, "movements")?) };
         output.inner.move_data(&*input.inner, movements);
         Ok(())
     })
 }
 
 unsafe extern "C" fn rust_array_as_dlpack(
-    array: *mut c_void,
-    dl_tensor: *mut *mut DLManagedTensorVersioned,
-    device: DLDevice,
-    stream: *const i64,
+    array: *mut c_void, dl_tensor: *mut *mut DLManagedTensorVersioned, device: DLDevice, stream: *const i64,
     max_version: DLPackVersion,
 ) -> mts_status_t {
     catch_unwind(|| {
@@ -240,9 +226,7 @@ unsafe extern "C" fn rust_array_as_dlpack(
 }
 
 unsafe extern "C" fn rust_array_from_dlpack(
-    array: *const c_void,
-    dl_tensor: *mut DLManagedTensorVersioned,
-    new_array: *mut mts_array_t,
+    array: *const c_void, dl_tensor: *mut DLManagedTensorVersioned, new_array: *mut mts_array_t,
 ) -> mts_status_t {
     catch_unwind(|| {
         non_null(dl_tensor, "dl_tensor")?;

@@ -70,14 +70,12 @@ impl Array for EmptyArray {
     }
 
     fn dtype(&self) -> DLDataType {
-        DLDataType {
-            code: DLDataTypeCode::kDLFloat,
-            bits: 64,
-            lanes: 1,
-        }
+        DLDataType { code: DLDataTypeCode::kDLFloat, bits: 64, lanes: 1 }
     }
 
-    fn as_dlpack(&self, _device: DLDevice, _stream: Option<i64>, _max_version: DLPackVersion) -> Result<DLPackTensor, Error> {
+    fn as_dlpack(
+        &self, _device: DLDevice, _stream: Option<i64>, _max_version: DLPackVersion,
+    ) -> Result<DLPackTensor, Error> {
         Err(no_data("as_dlpack"))
     }
 

@@ -40,20 +40,14 @@ pub(super) fn dtype(array: &mts_array_t) -> Result<DLDataType, Error> {
 }
 
 pub(super) fn as_dlpack(
-    array: &mts_array_t,
-    device: DLDevice,
-    stream: Option<i64>,
-    max_version: DLPackVersion,
+    array: &mts_array_t, device: DLDevice, stream: Option<i64>, max_version: DLPackVersion,
 ) -> Result<dlpk::DLPackTensor, Error> {
     let mut tensor = std::ptr::null_mut();
     let stream = stream.as_ref().map_or(std::ptr::null(), std::ptr::from_ref);
     // SAFETY: array is alive, tensor valid for a write, stream NULL or one i64
     check_status(unsafe { member!(array, as_dlpack)(array.ptr, &mut tensor, device, stream, max_version) })?;
     if tensor.is_null() {
-        return Err(Error {
-            code: None,
-            message: "mts_array_t.as_dlpack succeeded without giving a tensor".into(),
-        });
+        return Err(Error { code: None, message: "mts_array_t.as_dlpack succeeded without giving a tensor".into() });
     }
     // SAFETY: on success the member gives a tensor the caller owns
     Ok(unsafe { dlpk::DLPackTensor::from_ptr(tensor) })
@@ -78,9 +72,7 @@ pub(super) fn create(array: &mts_array_t, shape: &[usize], fill_value: &mts_arra
     let mut created = mts_array_t::null();
     // SAFETY: array and fill_value are alive, shape holds shape.len() sizes, created valid
     // for a write
-    check_status(unsafe {
-        member!(array, create)(array.ptr, shape.as_ptr(), shape.len(), *fill_value, &mut created)
-    })?;
+    check_status(unsafe { member!(array, create)(array.ptr, shape.as_ptr(), shape.len(), *fill_value, &mut created) })?;
     Ok(super::MtsArray::from_raw(created))
 }
 
@@ -101,7 +93,9 @@ pub(super) fn swap_axes(array: &mut mts_array_t, axis_1: usize, axis_2: usize) -
     check_status(unsafe { member!(array, swap_axes)(array.ptr, axis_1, axis_2) })
 }
 
-pub(super) fn move_data(array: &mut mts_array_t, input: &mts_array_t, moves: &[mts_data_movement_t]) -> Result<(), Error> {
+pub(super) fn move_data(
+    array: &mut mts_array_t, input: &mts_array_t, moves: &[mts_data_movement_t],
+) -> Result<(), Error> {
     // SAFETY: array is alive and borrowed mutably, input alive, moves holds moves.len()
     // movements
     check_status(unsafe { member!(array, move_data)(array.ptr, input.ptr, moves.as_ptr(), moves.len()) })
@@ -128,10 +122,7 @@ macro_rules! shared_array_methods {
 
         /// Exports the data as a DLPack tensor on `device`, when the array supports it.
         pub fn as_dlpack(
-            &self,
-            device: dlpk::sys::DLDevice,
-            stream: Option<i64>,
-            max_version: dlpk::sys::DLPackVersion,
+            &self, device: dlpk::sys::DLDevice, stream: Option<i64>, max_version: dlpk::sys::DLPackVersion,
         ) -> Result<dlpk::DLPackTensor, $crate::Error> {
             super::members::as_dlpack(&self.array, device, stream, max_version)
         }
@@ -143,7 +134,9 @@ macro_rules! shared_array_methods {
 
         /// A new array of the same kind, data type and device as this one, with the given
         /// shape, every element set to the single value of `fill_value`.
-        pub fn create(&self, shape: &[usize], fill_value: $crate::ArrayRef<'_>) -> Result<$crate::MtsArray, $crate::Error> {
+        pub fn create(
+            &self, shape: &[usize], fill_value: $crate::ArrayRef<'_>,
+        ) -> Result<$crate::MtsArray, $crate::Error> {
             super::members::create(&self.array, shape, fill_value.as_raw())
         }
 
@@ -186,9 +179,7 @@ macro_rules! mutable_array_methods {
         /// Copies data from `input` into this array, as each of the `moves` says (see
         /// [`Array::move_data`]($crate::Array::move_data)).
         pub fn move_data<'input>(
-            &mut self,
-            input: impl Into<$crate::ArrayRef<'input>>,
-            moves: &[$crate::c_api::mts_data_movement_t],
+            &mut self, input: impl Into<$crate::ArrayRef<'input>>, moves: &[$crate::c_api::mts_data_movement_t],
         ) -> Result<(), $crate::Error> {
             super::members::move_data(&mut self.array, input.into().as_raw(), moves)
         }

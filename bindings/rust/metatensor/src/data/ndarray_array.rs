@@ -52,10 +52,7 @@ pub(crate) fn dispatch<V: ElementVisitor>(dtype: DLDataType, visitor: V) -> Resu
 }
 
 fn invalid(message: String) -> Error {
-    Error {
-        code: Some(MTS_INVALID_PARAMETER_ERROR),
-        message,
-    }
+    Error { code: Some(MTS_INVALID_PARAMETER_ERROR), message }
 }
 
 /// The read lock of an array, failing (rather than waiting) when a writer holds it.
@@ -103,14 +100,10 @@ impl<T: Element> Array for Arc<RwLock<ArrayD<T>>> {
 
     fn create(&self, shape: &[usize], fill_value: MtsArray) -> Box<dyn Array> {
         let cpu = DLDevice::cpu();
-        let tensor = fill_value
-            .as_dlpack(cpu, None, DLPackVersion::current())
-            .expect("can not read fill_value through DLPack");
+        let tensor =
+            fill_value.as_dlpack(cpu, None, DLPackVersion::current()).expect("can not read fill_value through DLPack");
         assert_eq!(tensor.device(), cpu, "fill_value must be on the CPU");
-        let view: ArrayViewD<'_, T> = tensor
-            .as_ref()
-            .try_into()
-            .expect("fill_value must have the dtype of the array");
+        let view: ArrayViewD<'_, T> = tensor.as_ref().try_into().expect("fill_value must have the dtype of the array");
         assert_eq!(view.len(), 1, "fill_value must hold a single value");
         let value = view.iter().next().expect("one value").clone();
         Box::new(Arc::new(RwLock::new(ArrayD::from_elem(shape, value))))
@@ -137,10 +130,7 @@ impl<T: Element> Array for Arc<RwLock<ArrayD<T>>> {
     }
 
     fn move_data(&mut self, input: &dyn Array, movements: &[mts_data_movement_t]) {
-        let input = input
-            .as_any()
-            .downcast_ref::<Self>()
-            .expect("input must be a ndarray of the same type");
+        let input = input.as_any().downcast_ref::<Self>().expect("input must be a ndarray of the same type");
         let input = read(input);
         let mut output = write(self);
         assert!(output.ndim() >= 2, "move_data needs arrays with samples and properties");
@@ -155,12 +145,17 @@ impl<T: Element> Array for Arc<RwLock<ArrayD<T>>> {
             }
             let samples = end - start;
             let length = first.properties_length;
-            let from = input
-                .slice_axis(Axis(0), Slice::from(first.sample_in..first.sample_in + samples))
-                .slice_axis_move(properties, Slice::from(first.properties_start_in..first.properties_start_in + length));
+            let from =
+                input.slice_axis(Axis(0), Slice::from(first.sample_in..first.sample_in + samples)).slice_axis_move(
+                    properties,
+                    Slice::from(first.properties_start_in..first.properties_start_in + length),
+                );
             output
                 .slice_axis_mut(Axis(0), Slice::from(first.sample_out..first.sample_out + samples))
-                .slice_axis_mut(properties, Slice::from(first.properties_start_out..first.properties_start_out + length))
+                .slice_axis_mut(
+                    properties,
+                    Slice::from(first.properties_start_out..first.properties_start_out + length),
+                )
                 .assign(&from);
             start = end;
         }
@@ -174,7 +169,9 @@ impl<T: Element> Array for Arc<RwLock<ArrayD<T>>> {
         T::get_dlpack_data_type()
     }
 
-    fn as_dlpack(&self, device: DLDevice, stream: Option<i64>, max_version: DLPackVersion) -> Result<DLPackTensor, Error> {
+    fn as_dlpack(
+        &self, device: DLDevice, stream: Option<i64>, max_version: DLPackVersion,
+    ) -> Result<DLPackTensor, Error> {
         if stream.is_some() {
             return Err(invalid("CPU arrays can not be used with a stream".into()));
         }
@@ -208,10 +205,8 @@ impl ElementVisitor for FromDLPack {
     type Output = Result<Box<dyn Array>, Error>;
 
     fn visit<T: Element>(self) -> Self::Output {
-        let array: ArrayD<T> = self
-            .0
-            .try_into()
-            .map_err(|e| invalid(format!("failed to convert DLPack to ndarray: {e:?}")))?;
+        let array: ArrayD<T> =
+            self.0.try_into().map_err(|e| invalid(format!("failed to convert DLPack to ndarray: {e:?}")))?;
         Ok(Box::new(Arc::new(RwLock::new(array))))
     }
 }
@@ -221,7 +216,9 @@ mod unit_tests {
     use super::*;
     use crate::c_api::mts_data_movement_t;
 
-    fn movement(sample_in: usize, sample_out: usize, start_in: usize, start_out: usize, length: usize) -> mts_data_movement_t {
+    fn movement(
+        sample_in: usize, sample_out: usize, start_in: usize, start_out: usize, length: usize,
+    ) -> mts_data_movement_t {
         mts_data_movement_t {
             sample_in,
             sample_out,
@@ -245,7 +242,8 @@ mod unit_tests {
         for m in &movements {
             for c in 0..2 {
                 for p in 0..m.properties_length {
-                    expected[[m.sample_out, c, m.properties_start_out + p]] = input[[m.sample_in, c, m.properties_start_in + p]];
+                    expected[[m.sample_out, c, m.properties_start_out + p]] =
+                        input[[m.sample_in, c, m.properties_start_in + p]];
                 }
             }
         }

@@ -8,10 +8,8 @@ use crate::errors::Error;
 /// Registers `name` as a data origin (or finds it, when registered before) and gives its
 /// identifier.
 pub(super) fn register_data_origin(name: &str) -> Result<mts_data_origin_t, Error> {
-    let name = CString::new(name).map_err(|_| Error {
-        code: None,
-        message: format!("the origin name {name:?} contains a NUL byte"),
-    })?;
+    let name = CString::new(name)
+        .map_err(|_| Error { code: None, message: format!("the origin name {name:?} contains a NUL byte") })?;
     let mut origin: mts_data_origin_t = 0;
     // SAFETY: name is NUL-terminated and origin valid for a write
     unsafe { crate::checked::register_data_origin(name.as_ptr(), &mut origin)? };
@@ -23,9 +21,7 @@ pub(super) fn get_data_origin(origin: mts_data_origin_t) -> Result<String, Error
     let mut buffer = vec![0_u8; 64];
     loop {
         // SAFETY: buffer is valid for buffer.len() bytes of writes
-        let result = unsafe {
-            crate::checked::get_data_origin(origin, buffer.as_mut_ptr().cast(), buffer.len())
-        };
+        let result = unsafe { crate::checked::get_data_origin(origin, buffer.as_mut_ptr().cast(), buffer.len()) };
         match result {
             Ok(()) => break,
             Err(error) if error.code == Some(MTS_BUFFER_SIZE_ERROR) => {
@@ -37,10 +33,8 @@ pub(super) fn get_data_origin(origin: mts_data_origin_t) -> Result<String, Error
     }
     let end = buffer.iter().position(|&byte| byte == 0).unwrap_or(buffer.len());
     buffer.truncate(end);
-    String::from_utf8(buffer).map_err(|_| Error {
-        code: None,
-        message: "the name of a data origin is not UTF-8".into(),
-    })
+    String::from_utf8(buffer)
+        .map_err(|_| Error { code: None, message: "the name of a data origin is not UTF-8".into() })
 }
 
 #[cfg(test)]

@@ -5,9 +5,14 @@ use crate::{Error, TensorBlock, TensorBlockRef};
 use super::{c_path, realloc_vec, save_to_vec};
 
 load_functions!(
-    TensorBlock, "block",
-    load_block, load_block_custom_array, block_load,
-    load_block_buffer, load_block_buffer_custom_array, block_load_buffer,
+    TensorBlock,
+    "block",
+    load_block,
+    load_block_custom_array,
+    block_load,
+    load_block_buffer,
+    load_block_buffer_custom_array,
+    block_load_buffer,
 );
 
 /// Saves `block` to the file at `path`, replacing it if it exists.

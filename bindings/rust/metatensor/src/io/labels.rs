@@ -33,6 +33,8 @@ pub fn save_labels_buffer(labels: &Labels, buffer: &mut Vec<u8>) -> Result<(), E
     save_to_vec(buffer, |pointer, count, vector| {
         // SAFETY: pointer and count describe the vector, which realloc_vec grows; the labels
         // are live
-        unsafe { crate::checked::labels_save_buffer(pointer, count, vector, Some(realloc_vec), labels.as_mts_labels_t()) }
+        unsafe {
+            crate::checked::labels_save_buffer(pointer, count, vector, Some(realloc_vec), labels.as_mts_labels_t())
+        }
     })
 }

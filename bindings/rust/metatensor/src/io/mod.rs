@@ -6,10 +6,10 @@ use std::ffi::{CString, c_void};
 
 use dlpk::sys::DLDataType;
 
+use crate::MtsArray;
 use crate::c_api::{MTS_SUCCESS, mts_array_t, mts_status_t};
 use crate::data::ndarray_array::{ElementVisitor, dispatch};
 use crate::errors::Error;
-use crate::MtsArray;
 
 /// The four load functions of the type `$type` (a tensor map or a block): from a file or a
 /// buffer, with `ndarray` arrays or with those of a `create_array` callback, by the checked
@@ -27,8 +27,7 @@ macro_rules! load_functions {
 
         #[doc = concat!("Loads the ", $what, " saved in the file at `path`, its arrays made by `create_array`.")]
         pub fn $load_custom_array(
-            path: impl AsRef<std::path::Path>,
-            create_array: $crate::c_api::mts_create_array_callback_t,
+            path: impl AsRef<std::path::Path>, create_array: $crate::c_api::mts_create_array_callback_t,
         ) -> Result<$type, Error> {
             let path = super::c_path(path.as_ref())?;
             // SAFETY: path is NUL-terminated; create_array is a valid callback or None
@@ -44,8 +43,7 @@ macro_rules! load_functions {
 
         #[doc = concat!("Loads a ", $what, " saved in `buffer`, its arrays made by `create_array`.")]
         pub fn $load_buffer_custom_array(
-            buffer: &[u8],
-            create_array: $crate::c_api::mts_create_array_callback_t,
+            buffer: &[u8], create_array: $crate::c_api::mts_create_array_callback_t,
         ) -> Result<$type, Error> {
             // SAFETY: buffer holds buffer.len() bytes; create_array is a valid callback or None
             let ptr = unsafe { $crate::checked::$from_buffer(buffer.as_ptr(), buffer.len(), create_array)? };
@@ -94,8 +92,7 @@ unsafe extern "C" fn realloc_vec(user_data: *mut c_void, _ptr: *mut u8, new_size
 /// Runs a save into `buffer`, which the library grows through `realloc_vec`, then cuts the
 /// vector to the bytes written.
 fn save_to_vec(
-    buffer: &mut Vec<u8>,
-    save: impl FnOnce(*mut *mut u8, *mut usize, *mut c_void) -> Result<(), Error>,
+    buffer: &mut Vec<u8>, save: impl FnOnce(*mut *mut u8, *mut usize, *mut c_void) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let mut pointer = buffer.as_mut_ptr();
     let mut count = buffer.len();
@@ -111,7 +108,9 @@ fn save_to_vec(
 ///
 /// `shape` must hold `shape_count` sizes (or be NULL when it is 0), and `array` must be
 /// valid for a write; the C library, its only caller, guarantees both.
-pub unsafe extern "C" fn create_ndarray(shape: *const usize, shape_count: usize, dtype: DLDataType, array: *mut mts_array_t) -> mts_status_t {
+pub unsafe extern "C" fn create_ndarray(
+    shape: *const usize, shape_count: usize, dtype: DLDataType, array: *mut mts_array_t,
+) -> mts_status_t {
     crate::errors::catch_unwind(|| {
         if array.is_null() || (shape.is_null() && shape_count != 0) {
             return Err(Error {

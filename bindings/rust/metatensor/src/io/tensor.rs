@@ -10,9 +10,14 @@ use crate::{Error, TensorMap};
 use super::{c_path, realloc_vec, save_to_vec};
 
 load_functions!(
-    TensorMap, "tensor map",
-    load, load_custom_array, tensormap_load,
-    load_buffer, load_buffer_custom_array, tensormap_load_buffer,
+    TensorMap,
+    "tensor map",
+    load,
+    load_custom_array,
+    tensormap_load,
+    load_buffer,
+    load_buffer_custom_array,
+    tensormap_load_buffer,
 );
 
 /// Saves `tensor` to the file at `path`, replacing it if it exists (`.mts` is the usual
