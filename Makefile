@@ -135,14 +135,17 @@ rust-tests: lib
 	cd bindings/rust && $(RUST_ENV) $(CARGO) test --locked $(RUST_FEATURES)
 	cd bindings/rust && $(RUST_ENV) $(CARGO) clippy --locked --all-targets $(RUST_FEATURES) -- -D warnings
 
-# The integration tests under LeakSanitizer, preloaded (stable Rust has no -Zsanitizer): a
-# leak, in the tests or in the library, fails with exit status 23. Why not valgrind: see
-# leaks.mk. The unit-test binary is left out: it has no test, and a binary that links nothing
-# but libc crashes under the preloaded runtime at startup (its signal interceptor is unresolved).
+# The tests of both crates under LeakSanitizer, preloaded (stable Rust has no -Zsanitizer): a
+# leak, in the tests, the crates or the library, fails with exit status 23. Why not valgrind:
+# see leaks.mk. The integration tests of both crates, and the unit tests of metatensor; the
+# unit-test binary of metatensor-sys is left out: it has no test, and a binary that links
+# nothing but libc crashes under the preloaded runtime at startup (its signal interceptor is
+# unresolved).
 LSAN_RUNTIME := $(shell $(CC) -print-file-name=liblsan.so)
+LSAN_RUNNER := --config "target.'cfg(unix)'.runner = ['env', 'LD_PRELOAD=$(LSAN_RUNTIME)', 'LSAN_OPTIONS=exitcode=23']"
 rust-tests-leaks: lib
-	cd bindings/rust && $(RUST_ENV) $(CARGO) test --locked --test '*' --config \
-		"target.'cfg(unix)'.runner = ['env', 'LD_PRELOAD=$(LSAN_RUNTIME)', 'LSAN_OPTIONS=exitcode=23']"
+	cd bindings/rust && $(RUST_ENV) $(CARGO) test --locked $(RUST_FEATURES) --test '*' $(LSAN_RUNNER)
+	cd bindings/rust && $(RUST_ENV) $(CARGO) test --locked $(RUST_FEATURES) -p metatensor --lib $(LSAN_RUNNER)
 
 # The reference's metatensor crate 0.5.1 from crates.io, built against our metatensor-sys
 # ([patch.crates-io]), runs its test suite on our library, with stand-ins written by the

@@ -43,8 +43,11 @@ fn last_error(status: Option<mts_status_t>) -> Error {
     if from_this_crate {
         // SAFETY: with this origin, data is the Box<Error> of store_last_error, alive until
         // the record is replaced, which can not happen while we read it on this thread
-        let stored = unsafe { &*data.cast::<Error>() };
-        return stored.clone();
+        let stored = unsafe { &*data.cast::<Error>() }.clone();
+        // SAFETY: message is the record's NUL-terminated message (or NULL), copied at once
+        let message = unsafe { optional_str(message) }.unwrap_or_default();
+        release_stored_error(&message);
+        return stored;
     }
     // SAFETY: as for origin above
     let message = unsafe { optional_str(message) };
@@ -72,10 +75,26 @@ unsafe extern "C" fn drop_stored_error(data: *mut c_void) {
     }
 }
 
+/// `message` as a C string, its NUL bytes (which C can not hold) written `\0`.
+fn c_message(message: &str) -> CString {
+    CString::new(message.replace('\0', "\\0")).expect("no NUL byte is left in the message")
+}
+
+/// Replaces the record holding an `Error` of this crate by one with the same message and
+/// origin but no data, releasing the `Error`: the library never releases the data of the
+/// record a thread holds when it exits, so an error that has been read gives its data back.
+fn release_stored_error(message: &str) {
+    let message = c_message(message);
+    // SAFETY: both strings are NUL-terminated and copied by the library; no data
+    let _ = unsafe {
+        crate::c_api::mts_set_last_error(message.as_ptr(), RUST_ERROR_ORIGIN.as_ptr(), std::ptr::null_mut(), None)
+    };
+}
+
 /// Stores `error` as the last error of this thread, for the library to report, and gives
 /// the status a failing callback returns. Never panics: it runs at the edge of callbacks.
 pub(crate) fn store_last_error(error: Error) -> mts_status_t {
-    let message = CString::new(error.message.replace('\0', "\\0")).expect("no NUL byte is left in the message");
+    let message = c_message(&error.message);
     let data = Box::into_raw(Box::new(error));
     // SAFETY: both strings are NUL-terminated and copied by the library; data is handed over
     // with its deleter, which the library calls once when the record is replaced
@@ -157,6 +176,19 @@ mod unit_tests {
         let status = catch_unwind(|| Err(Error { code: None, message: "nul\0byte".into() }));
         let error = check_status(status).unwrap_err();
         assert_eq!(error.message, "nul\0byte", "the stored error is the one returned");
+    }
+
+    #[test]
+    fn a_read_error_gives_its_data_back() {
+        let status = store_last_error(Error { code: None, message: "read me".into() });
+        assert_eq!(check_status(status).unwrap_err().message, "read me");
+        let (mut message, mut origin, mut data) = (std::ptr::null(), std::ptr::null(), std::ptr::null_mut());
+        // SAFETY: valid out pointers
+        let _ = unsafe { crate::c_api::mts_last_error(&mut message, &mut origin, &mut data) };
+        assert!(data.is_null(), "the stored Error is released once read");
+        // SAFETY: the record's strings, read at once
+        let (message, origin) = unsafe { (CStr::from_ptr(message), CStr::from_ptr(origin)) };
+        assert_eq!((message.to_str().unwrap(), origin), ("read me", RUST_ERROR_ORIGIN));
     }
 
     #[test]
