@@ -21,8 +21,8 @@ HEADERS := metatensor.h metatensor/dlpack/dlpack.h metatensor/version.h
 GO_SOURCES := $(shell find bindings/c internal -name '*.go' -o -name '*.c' -o -name '*.h' 2>/dev/null) go.mod go.sum
 
 .PHONY: all generate lib headers examples test go-test c-tests c-tests-asan c-tests-reference abi-tests install-test \
-        check-generated reference install clean fuzz rust-tests rust-tests-leaks rust-reference-tests \
-        rust-reference-tests-ours
+        check-generated reference install clean fuzz rust-tests rust-tests-leaks rust-tests-asan \
+        rust-reference-tests rust-reference-tests-ours
 
 all: generate lib headers examples
 
@@ -54,7 +54,7 @@ examples: lib headers
 
 # ---------------------------------------------------------------- tests
 
-test: go-test rust-tests rust-tests-leaks rust-reference-tests rust-reference-tests-ours c-tests c-tests-leaks c-tests-valgrind c-tests-asan c-tests-reference abi-tests install-test reference-compare mts-compat
+test: go-test rust-tests rust-tests-leaks rust-tests-asan rust-reference-tests rust-reference-tests-ours c-tests c-tests-leaks c-tests-valgrind c-tests-asan c-tests-reference abi-tests install-test reference-compare mts-compat
 
 go-test:
 	$(GO) test ./...
@@ -146,6 +146,19 @@ LSAN_RUNNER := --config "target.'cfg(unix)'.runner = ['env', 'LD_PRELOAD=$(LSAN_
 rust-tests-leaks: lib
 	cd bindings/rust && $(RUST_ENV) $(CARGO) test --locked $(RUST_FEATURES) --test '*' $(LSAN_RUNNER)
 	cd bindings/rust && $(RUST_ENV) $(CARGO) test --locked $(RUST_FEATURES) -p metatensor --lib $(LSAN_RUNNER)
+
+# The tests of both crates built with AddressSanitizer (-Zsanitizer=address needs a nightly
+# toolchain, which rustup installs when it is missing), against the library of `make lib`: an
+# invalid access or free in the Rust code, and a leak (LeakSanitizer is part of it), fail the
+# run. The library itself is not instrumented (c-tests-asan covers it); its allocations are
+# still checked for leaks.
+RUST_NIGHTLY ?= nightly
+RUST_HOST = $(shell rustc -vV | sed -n 's/^host: //p')
+rust-tests-asan: lib
+	@rustup run $(RUST_NIGHTLY) rustc --version >/dev/null 2>&1 || rustup toolchain install $(RUST_NIGHTLY) --profile minimal
+	cd bindings/rust && CARGO_TARGET_DIR=$(abspath $(BUILD)/rust-asan) METATENSOR_LIB_DIR=$(abspath $(BUILD)/lib) \
+		RUSTFLAGS=-Zsanitizer=address ASAN_OPTIONS=detect_leaks=1 \
+		rustup run $(RUST_NIGHTLY) cargo test --locked $(RUST_FEATURES) --target $(RUST_HOST) --lib --tests
 
 # The reference's metatensor crate 0.5.1 from crates.io, built against our metatensor-sys
 # ([patch.crates-io]), runs its test suite on our library, with stand-ins written by the
