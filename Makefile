@@ -22,7 +22,7 @@ GO_SOURCES := $(shell find bindings/c internal -name '*.go' -o -name '*.c' -o -n
 
 .PHONY: all generate lib headers examples test go-test c-tests c-tests-asan c-tests-reference abi-tests install-test \
         check-generated reference install clean fuzz rust-tests rust-tests-leaks rust-tests-asan \
-        rust-reference-tests rust-reference-tests-ours
+        rust-package rust-reference-tests rust-reference-tests-ours
 
 all: generate lib headers examples
 
@@ -54,7 +54,7 @@ examples: lib headers
 
 # ---------------------------------------------------------------- tests
 
-test: go-test rust-tests rust-tests-leaks rust-tests-asan rust-reference-tests rust-reference-tests-ours c-tests c-tests-leaks c-tests-valgrind c-tests-asan c-tests-reference abi-tests install-test reference-compare mts-compat
+test: go-test rust-tests rust-tests-leaks rust-tests-asan rust-package rust-reference-tests rust-reference-tests-ours c-tests c-tests-leaks c-tests-valgrind c-tests-asan c-tests-reference abi-tests install-test reference-compare mts-compat
 
 go-test:
 	$(GO) test ./...
@@ -146,6 +146,13 @@ LSAN_RUNNER := --config "target.'cfg(unix)'.runner = ['env', 'LD_PRELOAD=$(LSAN_
 rust-tests-leaks: lib
 	cd bindings/rust && $(RUST_ENV) $(CARGO) test --locked $(RUST_FEATURES) --test '*' $(LSAN_RUNNER)
 	cd bindings/rust && $(RUST_ENV) $(CARGO) test --locked $(RUST_FEATURES) -p metatensor --lib $(LSAN_RUNNER)
+
+# `cargo package` of both crates, verified: the metatensor crate builds against the packaged
+# metatensor-sys (cargo's local registry of the workspace's packages), on the library of
+# `make lib`.
+rust-package: lib
+	cd bindings/rust && CARGO_TARGET_DIR=$(abspath $(BUILD)/rust-package) METATENSOR_LIB_DIR=$(abspath $(BUILD)/lib) \
+		$(CARGO) package --locked --workspace --allow-dirty
 
 # The tests of both crates built with AddressSanitizer (-Zsanitizer=address needs a nightly
 # toolchain, which rustup installs when it is missing), against the library of `make lib`: an

@@ -170,6 +170,15 @@ impl Labels {
     /// [`MtsArray`] of `i32` with one row per entry and one column per name, such as
     /// `Vec<[i32; N]>`, `[[i32; N]; M]` or a two-dimensional `ndarray` array.
     ///
+    /// ```
+    /// use metatensor::{LabelValue, Labels};
+    ///
+    /// let labels = Labels::new(["system", "atom"], [[0, 0], [0, 1], [1, 0]]);
+    /// assert_eq!(labels.count(), 3);
+    /// assert_eq!(labels[2], [1, 0]);
+    /// assert_eq!(labels.position(&[LabelValue::new(0), LabelValue::new(1)]), Some(1));
+    /// ```
+    ///
     /// # Panics
     ///
     /// When a name is not valid or given twice, or an entry appears twice.

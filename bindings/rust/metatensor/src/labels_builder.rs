@@ -5,6 +5,16 @@ use crate::{LabelValue, Labels};
 /// Builds [`Labels`] one entry at a time, for when the entries are not known up front (the
 /// API of earlier versions of the metatensor crate; [`Labels::new`] takes them all at
 /// once).
+///
+/// ```
+/// use metatensor::{Labels, LabelsBuilder};
+///
+/// let mut builder = LabelsBuilder::new(vec!["system", "atom"]);
+/// for atom in 0..3 {
+///     builder.add(&[0, atom]);
+/// }
+/// assert_eq!(builder.finish(), Labels::new(["system", "atom"], [[0, 0], [0, 1], [0, 2]]));
+/// ```
 #[derive(Debug, Clone)]
 pub struct LabelsBuilder {
     names: Vec<String>,

@@ -201,6 +201,24 @@ impl TensorMap {
     /// prefixed by its block's key; with entries, every block must have the same properties,
     /// and the merged ones are each entry followed by each property. `sort_samples` and
     /// `fill_value` are as for [`TensorMap::keys_to_samples`].
+    ///
+    /// ```
+    /// use metatensor::{Labels, MtsArray, TensorBlock, TensorMap};
+    ///
+    /// // one block per species, one property each
+    /// let block = |species: i32| {
+    ///     let values = ndarray::arr2(&[[f64::from(species)]]);
+    ///     let properties = Labels::new(["n"], [[0]]);
+    ///     TensorBlock::new(values, &Labels::new(["atom"], [[0]]), &[], &properties).unwrap()
+    /// };
+    /// let tensor = TensorMap::new(Labels::new(["species"], [[1], [8]]), vec![block(1), block(8)]).unwrap();
+    ///
+    /// let fill = MtsArray::from(ndarray::arr0(0.0));
+    /// let merged = tensor.keys_to_properties(&Labels::empty(["species"]), fill, true).unwrap();
+    /// let block = merged.block_by_id(0);
+    /// assert_eq!(block.properties(), Labels::new(["species", "n"], [[1, 0], [8, 0]]));
+    /// assert_eq!(*block.values().to_ndarray_lock::<f64>().read().unwrap(), ndarray::arr2(&[[1.0, 8.0]]).into_dyn());
+    /// ```
     #[inline]
     pub fn keys_to_properties(
         &self, keys_to_move: &Labels, fill_value: MtsArray, sort_samples: bool,
