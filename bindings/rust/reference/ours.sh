@@ -7,7 +7,8 @@
 # - its unit tests (the `mod tests` at the end of its source files) are appended, renamed
 #   `reference_tests`, to the files of the same path in a scratch copy of our crate, whose
 #   layout follows the reference's for this;
-# - it has no doc test that compiles (its only code blocks are toml and a file tree).
+# - it has no doc test that compiles (its only code blocks are toml and a file tree);
+# - its benchmark (benches/) uses the API too: it is compiled against our crate.
 #
 # The rayon feature is on, for the tests of the parallel iterators. The serialization
 # tests read stand-ins of the data files the published crate lacks (make_data.py, through
@@ -41,8 +42,8 @@ for source in sorted(reference.rglob("*.rs")):
     print(f"ours.sh: reference unit tests added to src/{target.relative_to(ours)}")
 PYTHON
 
-# the reference's integration tests, in a package depending on our crate
-cp -r "$reference/tests" "$work/ours/integration/tests"
+# the reference's integration tests and benchmark, in a package depending on our crate
+cp -r "$reference/tests" "$reference/benches" "$work/ours/integration/"
 mkdir -p "$work/ours/integration/src"
 touch "$work/ours/integration/src/lib.rs"
 cat > "$work/ours/integration/Cargo.toml" <<TOML
@@ -62,6 +63,10 @@ half = "2.7"
 tempfile = "3"
 regex = "1"
 json = "0.12"
+
+[[bench]]
+name = "bench-rust-classes"
+harness = false
 TOML
 cat > "$work/ours/Cargo.toml" <<TOML
 [workspace]
@@ -74,3 +79,5 @@ read_skips "$here/skipped-ours.txt"
 cd "$work/ours"
 export CARGO_TARGET_DIR="$work/target-ours" METATENSOR_LIB_DIR="$libdir"
 "$cargo" test --workspace --features metatensor/rayon --no-fail-fast -- --exact "${skips[@]}"
+# the benchmark is compiled, not run: its timings are not a test
+"$cargo" build --workspace --features metatensor/rayon --benches
