@@ -181,7 +181,7 @@ rust-reference-tests: lib reference
 # copy of its files (bindings/rust/reference/ours.sh; skipped-ours.txt lists what is left
 # out). Source compatibility, shown.
 rust-reference-tests-ours: lib reference
-	CARGO=$(CARGO) bash bindings/rust/reference/ours.sh $(BUILD)/rust-reference $(BUILD)/lib \
+	CARGO=$(CARGO) bash bindings/rust/reference/ours.sh $(BUILD)/rust-reference-ours $(BUILD)/lib \
 		$(REFERENCE_VENV)/bin/python
 
 # Regenerates into a scratch directory and fails, printing the diff, when a committed

@@ -77,7 +77,7 @@ TOML
 read_skips "$here/skipped-ours.txt"
 
 cd "$work/ours"
-export CARGO_TARGET_DIR="$work/target-ours" METATENSOR_LIB_DIR="$libdir"
+export CARGO_TARGET_DIR="$work/target" METATENSOR_LIB_DIR="$libdir"
 "$cargo" test --workspace --features metatensor/rayon --no-fail-fast -- --exact "${skips[@]}"
 # the benchmark is compiled, not run: its timings are not a test
 "$cargo" build --workspace --features metatensor/rayon --benches
