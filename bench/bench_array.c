@@ -135,6 +135,10 @@ static struct bench_array *header_new(DLDataType dtype, uintptr_t ndim, const ui
     return array;
 }
 
+struct bench_array *bench_array_new_shape_only(DLDataType dtype, uintptr_t ndim, const uintptr_t *shape) {
+    return header_new(dtype, ndim, shape);
+}
+
 struct bench_array *bench_array_new(DLDataType dtype, uintptr_t ndim, const uintptr_t *shape) {
     struct bench_array *array = header_new(dtype, ndim, shape);
     if (array == NULL) {
@@ -583,7 +587,7 @@ mts_array_t bench_array_scalar_f64(double value) {
 
 /* ------------------------------------------------------------------ labels */
 
-const mts_labels_t *bench_range_labels(const char *name, int32_t first, uintptr_t count) {
+static const mts_labels_t *range_labels(const char *name, int32_t first, uintptr_t count, bool assume_unique) {
     struct bench_array *values = bench_array_new_i32(count, 1);
     if (values == NULL) {
         bench_fail("out of memory");
@@ -594,9 +598,22 @@ const mts_labels_t *bench_range_labels(const char *name, int32_t first, uintptr_
         rows[i] = first + (int32_t)i;
     }
     const char *names[] = {name};
+    if (assume_unique) {
+        const mts_labels_t *labels = mts_labels_assume_unique(names, 1, bench_array_adopt(values));
+        bench_pointer(labels, "mts_labels_assume_unique");
+        return labels;
+    }
     const mts_labels_t *labels = mts_labels(names, 1, bench_array_adopt(values));
     bench_pointer(labels, "mts_labels");
     return labels;
+}
+
+const mts_labels_t *bench_range_labels(const char *name, int32_t first, uintptr_t count) {
+    return range_labels(name, first, count, false);
+}
+
+const mts_labels_t *bench_unique_range_labels(const char *name, int32_t first, uintptr_t count) {
+    return range_labels(name, first, count, true);
 }
 
 const mts_labels_t *bench_pair_labels(const char *first, const char *second, uintptr_t count, uintptr_t per_first) {

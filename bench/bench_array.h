@@ -64,6 +64,9 @@ void bench_array_finish(void);
 /* A new array holding one reference (its maker's), with uninitialised data; NULL when out
  * of memory or when the dtype or the rank is not supported. */
 struct bench_array *bench_array_new(DLDataType dtype, uintptr_t ndim, const uintptr_t *shape);
+/* A new array without data (data is NULL): for code that only reads shapes; the members
+ * that read or write data must not be called on it. */
+struct bench_array *bench_array_new_shape_only(DLDataType dtype, uintptr_t ndim, const uintptr_t *shape);
 /* A new i32 array of shape (count, size). */
 struct bench_array *bench_array_new_i32(uintptr_t count, uintptr_t size);
 
@@ -86,6 +89,8 @@ mts_array_t bench_array_scalar_f64(double value);
  * (i / per_first, i % per_first) for i < count, which is sorted. bench_labels_free frees and
  * clears a pointer that may be NULL. */
 const mts_labels_t *bench_range_labels(const char *name, int32_t first, uintptr_t count);
+/* bench_range_labels made with mts_labels_assume_unique. */
+const mts_labels_t *bench_unique_range_labels(const char *name, int32_t first, uintptr_t count);
 const mts_labels_t *bench_pair_labels(const char *first, const char *second, uintptr_t count, uintptr_t per_first);
 void bench_labels_free(const mts_labels_t **labels);
 

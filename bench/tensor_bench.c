@@ -479,24 +479,14 @@ static const bench_case CASES[] = {
 
 /* ------------------------------------------------------------------ main */
 
-int main(int argc, char **argv) {
-    bench_args args;
-    int code = bench_parse_args(argc, argv, CASES, CASES_COUNT, NULL, &args);
-    if (code >= 0) {
-        return code;
-    }
-    bench_print_preamble((const void *)mts_tensormap,
-                         "tensor maps: blocks made before, maps freed after mts_tensormap; keys_to_*: fill value "
-                         "made before, result checked and freed after the timed region, create/move_data callbacks inside it");
-
-    mts_disable_panic_printing();
-    bench_array_init("metatensor-go.bench.tensor"); /* else the origin reads "unregistered origin" */
-
-    bench_run(CASES, CASES_COUNT, &args);
-
+static void tensor_bench_free(void) {
     wide_free();
     small_free();
-    bench_array_finish();
-    bench_args_free(&args);
-    return 0;
+}
+
+int main(int argc, char **argv) {
+    return bench_main(argc, argv, CASES, CASES_COUNT, (const void *)mts_tensormap,
+                      "tensor maps: blocks made before, maps freed after mts_tensormap; keys_to_*: fill value "
+                      "made before, result checked and freed after the timed region, create/move_data callbacks inside it",
+                      "metatensor-go.bench.tensor", tensor_bench_free);
 }
