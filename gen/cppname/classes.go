@@ -33,18 +33,17 @@ var Classes = []Class{
 
 // ClassNamed finds a class by its C++ name, or nil.
 func ClassNamed(name string) *Class {
-	for i := range Classes {
-		if Classes[i].Name == name {
-			return &Classes[i]
-		}
-	}
-	return nil
+	return findClass(func(c *Class) bool { return c.Name == name })
 }
 
 // ClassOf finds the class over a spec object, or nil.
 func ClassOf(object string) *Class {
+	return findClass(func(c *Class) bool { return c.Object == object })
+}
+
+func findClass(match func(*Class) bool) *Class {
 	for i := range Classes {
-		if Classes[i].Object == object {
+		if match(&Classes[i]) {
 			return &Classes[i]
 		}
 	}
