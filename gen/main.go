@@ -81,6 +81,13 @@ func Outputs(in *Input) ([]Output, error) {
 		}
 		outputs = append(outputs, Output{class.Fragment(), methods})
 	}
+	declarations, definitions, err := cpp.IOFragments(api, in.Cpp)
+	if err != nil {
+		return nil, err
+	}
+	if declarations != nil {
+		outputs = append(outputs, Output{cppname.IODeclarations, declarations}, Output{cppname.IODefinitions, definitions})
+	}
 	status, err := gocore.Status(api)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/metatensor-go/metatensor/gen/cppname"
 	"github.com/metatensor-go/metatensor/gen/spec"
 )
 
@@ -20,6 +21,9 @@ type Entry struct {
 	// (methods.go says which parameter is `this` and how the others become the method's
 	// parameters and result). The keys below are for methods only.
 	Method string `yaml:"method"`
+	// Function is the generated free function that maps one to one onto the function, in a
+	// namespace of the binding: "io::load". The keys below are for it too, where they apply.
+	Function string `yaml:"function"`
 	// Doc documents the method, in C++ terms.
 	Doc string `yaml:"doc"`
 	// Returns is the C++ result type where the rule's does not suit: a std::optional for a
@@ -54,22 +58,31 @@ func check(f *spec.Function, e *Entry) []string {
 	if e.Name != "" && !identifier.MatchString(e.Name) {
 		problems = append(problems, fmt.Sprintf("name %q is not a lower-case C++ identifier", e.Name))
 	}
-	if e.Method == "" {
-		if e.Doc != "" || e.Returns != "" || e.Const || e.Ref != "" || e.This != "" || e.IfReleased != "" || e.RefuseViews {
+	member := e.Const || e.Ref != "" || e.This != "" || e.IfReleased != "" || e.RefuseViews
+	switch {
+	case e.Method == "" && e.Function == "":
+		if e.Doc != "" || e.Returns != "" || member {
 			problems = append(problems, "doc, returns, const, ref, this, if_released and refuse_views are for methods")
 		}
 		return problems
+	case e.Method != "" && e.Function != "":
+		return append(problems, "method and function are exclusive")
+	case e.Function != "" && member:
+		return append(problems, "const, ref, this, if_released and refuse_views are for methods")
 	}
-	class, name := splitMethod(e.Method)
+	qualified := e.Method + e.Function
+	scope, name := splitMethod(qualified)
 	switch {
-	case !identifier.MatchString(name) || class == "":
-		problems = append(problems, fmt.Sprintf("method %q is not Class::method", e.Method))
+	case !identifier.MatchString(name) || scope == "":
+		problems = append(problems, fmt.Sprintf("%q is not Class::method or namespace::function", qualified))
+	case e.Function != "" && scope != cppname.IONamespace:
+		problems = append(problems, fmt.Sprintf("function %s: free functions are generated in %s:: only", qualified, cppname.IONamespace))
 	case e.Doc == "":
-		problems = append(problems, fmt.Sprintf("method %s has no doc", e.Method))
+		problems = append(problems, fmt.Sprintf("%s has no doc", qualified))
 	case e.This != "" && e.This != "accessor" && e.This != "field":
-		problems = append(problems, fmt.Sprintf("method %s: this %q is not accessor or field", e.Method, e.This))
+		problems = append(problems, fmt.Sprintf("method %s: this %q is not accessor or field", qualified, e.This))
 	case e.Ref != "" && e.Ref != "&":
-		problems = append(problems, fmt.Sprintf("method %s: ref %q is not &", e.Method, e.Ref))
+		problems = append(problems, fmt.Sprintf("method %s: ref %q is not &", qualified, e.Ref))
 	}
 	if len(problems) > 0 {
 		return problems

@@ -2,7 +2,9 @@ package cpp
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/metatensor-go/metatensor/gen/cname"
@@ -17,6 +19,7 @@ import (
 
 // method is a generated method, ready to print.
 type method struct {
+	indent    string // of the declaration: inside a class or not
 	name      string
 	doc       string
 	qualifier string // " const", " &"...
@@ -61,6 +64,35 @@ func Fragment(api *spec.API, m *Mapping, class *cppname.Class) ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
+// IOFragments writes the free functions of the io namespace: their declarations, then their
+// definitions; nil for a mapping without free functions.
+func IOFragments(api *spec.API, m *Mapping) ([]byte, []byte, error) {
+	if !slices.ContainsFunc(slices.Collect(maps.Values(m.Functions)), func(e *Entry) bool { return e.Function != "" }) {
+		return nil, nil, nil
+	}
+	var declarations, definitions strings.Builder
+	for b, includer := range map[*strings.Builder]string{&declarations: "io_fwd.hpp", &definitions: "io.hpp"} {
+		b.WriteString(Banner)
+		fmt.Fprintf(b, "// The functions of metatensor::%s that map one to one onto a C function, included inside\n", cppname.IONamespace)
+		fmt.Fprintf(b, "// the namespace by %s: not a header of its own.\n", includer)
+	}
+	for _, f := range api.Functions {
+		entry := m.Entry(f.Name)
+		if entry == nil || entry.Function == "" {
+			continue
+		}
+		meth, err := buildMethod(f, entry)
+		if err != nil {
+			return nil, nil, err
+		}
+		declarations.WriteByte('\n')
+		meth.writeDeclaration(&declarations)
+		definitions.WriteByte('\n')
+		meth.writeDefinition(&definitions, "inline ", false)
+	}
+	return []byte(declarations.String()), []byte(definitions.String()), nil
+}
+
 // MethodClasses gives the classes that have generated methods, in the order of
 // cppname.Classes.
 func MethodClasses(m *Mapping) []*cppname.Class {
@@ -83,35 +115,54 @@ func splitMethod(qualified string) (string, string) {
 	return class, name
 }
 
-// The methods sit inside the class body: one level of indentation, two inside them.
+// Methods sit inside the class body, one level of indentation deep; free functions at the
+// level of their namespace.
 const (
-	indent     = "    "
-	bodyIndent = indent + indent
-	lineWidth  = 100
+	indent    = "    "
+	lineWidth = 100
 )
 
+// write prints a method with its documentation and body, the defaults of its parameters in
+// place.
 func (meth *method) write(b *strings.Builder) {
-	for _, line := range text.Wrap(meth.doc, lineWidth-len(indent)-4) {
-		fmt.Fprintf(b, "%s\n", strings.TrimRight(indent+"/// "+line, " "))
+	meth.writeDoc(b)
+	meth.writeDefinition(b, "", true)
+}
+
+// writeDeclaration prints the documented declaration of a free function, the defaults of its
+// parameters in place; writeDefinition then gives its body.
+func (meth *method) writeDeclaration(b *strings.Builder) {
+	meth.writeDoc(b)
+	b.WriteString(wrapList(meth.indent+meth.returns+" "+meth.name+"(", meth.paramList(true), ")"+meth.qualifier+";"))
+}
+
+func (meth *method) writeDoc(b *strings.Builder) {
+	for _, line := range text.Wrap(meth.doc, lineWidth-len(meth.indent)-4) {
+		fmt.Fprintf(b, "%s\n", strings.TrimRight(meth.indent+"/// "+line, " "))
 	}
-	b.WriteString(wrapList(indent+meth.returns+" "+meth.name+"(", meth.paramList(), ")"+meth.qualifier+" {"))
+}
+
+// writeDefinition prints the method's signature, after specifier, and its body.
+func (meth *method) writeDefinition(b *strings.Builder, specifier string, defaults bool) {
+	body := meth.indent + indent
+	b.WriteString(wrapList(meth.indent+specifier+meth.returns+" "+meth.name+"(", meth.paramList(defaults), ")"+meth.qualifier+" {"))
 	for _, line := range meth.prelude {
-		fmt.Fprintf(b, "%s%s\n", bodyIndent, line)
+		fmt.Fprintf(b, "%s%s\n", body, line)
 	}
 	call := "details::checked::" + meth.checked + "("
 	switch {
 	case meth.wrap != "":
-		b.WriteString(wrapList(bodyIndent+"return "+meth.wrap+"("+call, meth.args, "));"))
+		b.WriteString(wrapList(body+"return "+meth.wrap+"("+call, meth.args, "));"))
 	default:
-		b.WriteString(wrapList(bodyIndent+call, meth.args, ");"))
+		b.WriteString(wrapList(body+call, meth.args, ");"))
 		for _, line := range meth.after {
-			fmt.Fprintf(b, "%s%s\n", bodyIndent, line)
+			fmt.Fprintf(b, "%s%s\n", body, line)
 		}
 		if meth.result != "" {
-			fmt.Fprintf(b, "%sreturn %s;\n", bodyIndent, meth.result)
+			fmt.Fprintf(b, "%sreturn %s;\n", body, meth.result)
 		}
 	}
-	fmt.Fprintf(b, "%s}\n", indent)
+	fmt.Fprintf(b, "%s}\n", meth.indent)
 }
 
 // wrapList prints open, the items separated by commas, then closing: on one line when it
@@ -143,10 +194,11 @@ func wrapList(open string, items []string, closing string) string {
 	return b.String()
 }
 
-// paramList spells the parameters, with the defaults of the trailing ones that all have one.
-func (meth *method) paramList() []string {
+// paramList spells the parameters, with the defaults of the trailing ones that all have one
+// when defaults is true.
+func (meth *method) paramList(defaults bool) []string {
 	keep := len(meth.params)
-	for keep > 0 && meth.params[keep-1].def != "" {
+	for defaults && keep > 0 && meth.params[keep-1].def != "" {
 		keep--
 	}
 	decls := make([]string, len(meth.params))
@@ -161,16 +213,56 @@ func (meth *method) paramList() []string {
 
 // buildMethod applies the rules to f, or says which part of it no rule converts.
 func buildMethod(f *spec.Function, entry *Entry) (*method, error) {
-	className, name := splitMethod(entry.Method)
+	qualified := entry.Method + entry.Function
+	_, name := splitMethod(qualified)
+	meth := &method{name: name, doc: entry.Doc, checked: cppname.Checked(f.Name, entry.Name), argOf: map[string]string{}}
+	var class *cppname.Class
+	var self *spec.Param
+	if entry.Method != "" {
+		var err error
+		if class, self, err = meth.member(f, entry); err != nil {
+			return nil, fmt.Errorf("method %s: %w", qualified, err)
+		}
+		meth.indent = indent
+	}
+	// lengths are converted with what they measure
+	var outputs []*spec.Param
+	for _, p := range f.Params {
+		switch {
+		case p == self || len(p.CountFor) > 0:
+		case p.Direction == "out":
+			outputs = append(outputs, p)
+		default:
+			if err := meth.input(f, p, class); err != nil {
+				return nil, fmt.Errorf("%s: %w", qualified, err)
+			}
+		}
+	}
+	if err := meth.output(f, outputs, entry.Returns); err != nil {
+		return nil, fmt.Errorf("%s: %w", qualified, err)
+	}
+	for _, p := range f.Params {
+		if meth.argOf[p.Name] == "" {
+			return nil, fmt.Errorf("%s: parameter %s (%s, %s): no rule gives it a C++ parameter",
+				qualified, p.Name, p.Type, p.Direction)
+		}
+		meth.args = append(meth.args, meth.argOf[p.Name])
+	}
+	return meth, nil
+}
+
+// member finds the class and its `this` among the parameters of f, and makes the method's
+// qualifiers and the checks it runs first.
+func (meth *method) member(f *spec.Function, entry *Entry) (*cppname.Class, *spec.Param, error) {
+	className, _ := splitMethod(entry.Method)
 	class := cppname.ClassNamed(className)
 	if class == nil {
-		return nil, fmt.Errorf("method %s: no C++ class %s (gen/cppname)", entry.Method, className)
+		return nil, nil, fmt.Errorf("no C++ class %s (gen/cppname)", className)
 	}
 	self := thisParam(f, class)
 	if self == nil {
-		return nil, fmt.Errorf("method %s: no parameter is a %s object to be `this`", entry.Method, class.Object)
+		return nil, nil, fmt.Errorf("no parameter is a %s object to be `this`", class.Object)
 	}
-	meth := &method{name: name, doc: entry.Doc, checked: cppname.Checked(f.Name, entry.Name), argOf: map[string]string{}}
 	constMethod := entry.Const || !self.Mutable
 	if constMethod {
 		meth.qualifier = " const"
@@ -188,32 +280,9 @@ func buildMethod(f *spec.Function, entry *Entry) (*method, error) {
 			fmt.Sprintf("    return %s;", entry.IfReleased), "}")
 	}
 	if entry.RefuseViews {
-		meth.prelude = append(meth.prelude, cppname.ViewCheck(name)+";")
+		meth.prelude = append(meth.prelude, cppname.ViewCheck(meth.name)+";")
 	}
-	// lengths are converted with what they measure
-	var outputs []*spec.Param
-	for _, p := range f.Params {
-		switch {
-		case p == self || len(p.CountFor) > 0:
-		case p.Direction == "out":
-			outputs = append(outputs, p)
-		default:
-			if err := meth.input(f, p, class); err != nil {
-				return nil, fmt.Errorf("method %s: %w", entry.Method, err)
-			}
-		}
-	}
-	if err := meth.output(f, outputs, entry.Returns); err != nil {
-		return nil, fmt.Errorf("method %s: %w", entry.Method, err)
-	}
-	for _, p := range f.Params {
-		if meth.argOf[p.Name] == "" {
-			return nil, fmt.Errorf("method %s: parameter %s (%s, %s): no rule gives it a C++ parameter",
-				entry.Method, p.Name, p.Type, p.Direction)
-		}
-		meth.args = append(meth.args, meth.argOf[p.Name])
-	}
-	return meth, nil
+	return class, self, nil
 }
 
 // thisParam is the first input of f that is an object of the class.
@@ -291,8 +360,12 @@ func (meth *method) input(f *spec.Function, p *spec.Param, class *cppname.Class)
 		meth.argOf[p.Name] = "std::move(" + p.Name + ").release()"
 	case p.Direction == "in" && !p.T.IsCollection() && p.T.Kind != spec.KindOpaque && p.T.Kind != spec.KindPtr &&
 		p.T.Kind != spec.KindVtable:
-		// values passed as they are: numbers, enums, callbacks
-		meth.params = append(meth.params, cxxParam{decl: cxxSpelling(cname.CDecl(p))})
+		// values passed as they are: numbers, enums, callbacks (some with a default)
+		var def string
+		if p.T.Kind == spec.KindCallback {
+			def = cppname.CallbackDefaults[p.T.Name]
+		}
+		meth.params = append(meth.params, cxxParam{decl: cxxSpelling(cname.CDecl(p)), def: def})
 		meth.argOf[p.Name] = p.Name
 	default:
 		return fmt.Errorf("parameter %s (%s, %s): no rule gives it a C++ parameter", p.Name, p.Type, p.Direction)

@@ -87,6 +87,22 @@ func TestMethodRules(t *testing.T) {
 	}
 }
 
+// TestFreeFunctions pins the free functions: declared with the defaults of their parameters
+// (a create_array callback defaults to plain CPU arrays), defined without them.
+func TestFreeFunctions(t *testing.T) {
+	api, m := realAPI(t)
+	declarations, definitions, err := IOFragments(api, m)
+	require.NoError(t, err)
+	assert.Contains(t, string(declarations), "/// Loads a block from the file at `path`, its arrays made by `create_array`.\n"+
+		"TensorBlock load_block(\n    const std::string& path,\n"+
+		"    mts_create_array_callback_t create_array = details::default_create_array\n);\n")
+	assert.Contains(t, string(definitions), "inline TensorBlock load_block(const std::string& path, mts_create_array_callback_t create_array) {\n"+
+		"    return TensorBlock::unsafe_from_ptr(details::checked::block_load(path.c_str(), create_array));\n}\n")
+	assert.Contains(t, string(definitions), "inline void save(const std::string& path, const Labels& labels) {\n"+
+		"    details::checked::labels_save(path.c_str(), labels.as_mts_labels_t());\n}\n")
+	assert.NotContains(t, string(definitions), "///")
+}
+
 // TestMethodRefusals checks that a function no rule turns into a method is an error naming
 // what is missing, reported when the mapping is checked.
 func TestMethodRefusals(t *testing.T) {
@@ -100,8 +116,11 @@ func TestMethodRefusals(t *testing.T) {
 			"parameter buffer (growable<uint8>, inout): no rule gives it a C++ parameter"},
 		{"mts_block_copy", Entry{Method: "Labels::copy", Doc: "d"}, "no parameter is a labels object to be `this`"},
 		{"mts_block_copy", Entry{Method: "Block::copy", Doc: "d"}, "no C++ class Block"},
-		{"mts_block_copy", Entry{Method: "TensorBlock::clone"}, "method TensorBlock::clone has no doc"},
-		{"mts_block_copy", Entry{Method: "clone", Doc: "d"}, `method "clone" is not Class::method`},
+		{"mts_block_copy", Entry{Method: "TensorBlock::clone"}, "TensorBlock::clone has no doc"},
+		{"mts_block_copy", Entry{Method: "clone", Doc: "d"}, `"clone" is not Class::method or namespace::function`},
+		{"mts_block_load", Entry{Function: "details::load", Doc: "d"}, "free functions are generated in io:: only"},
+		{"mts_block_load", Entry{Function: "io::load_block", Doc: "d", Const: true}, "are for methods"},
+		{"mts_block_load", Entry{Function: "io::load_block", Method: "TensorBlock::load", Doc: "d"}, "method and function are exclusive"},
 		{"mts_block_device", Entry{Method: "TensorBlock::device", Doc: "d", Returns: "std::optional<std::string>"},
 			"no rule gives a std::optional<std::string> from a struct.DLDevice"},
 		{"mts_block_copy", Entry{Method: "TensorBlock::clone", Doc: "d", Returns: "TensorMap"},

@@ -89,3 +89,21 @@ var includeDir = strings.TrimSuffix(Header, "checked_gen.hpp")
 
 // ArrayVtable is the vtable of the spec that ArrayClass wraps.
 const ArrayVtable = "mts_array_t"
+
+// IONamespace holds the free functions that map one to one onto a C function (loading and
+// saving), generated into two fragments that the hand-written io_fwd.hpp and io.hpp include
+// inside the namespace: the documented declarations, before the classes, and the
+// definitions, after them.
+const IONamespace = "io"
+
+// The paths of the two fragments of IONamespace.
+var (
+	IODeclarations = includeDir + "io_declarations_gen.hpp"
+	IODefinitions  = includeDir + "io_definitions_gen.hpp"
+)
+
+// CallbackDefaults are the default arguments of callback parameters, by callback type: the
+// loaders make plain CPU arrays unless told otherwise.
+var CallbackDefaults = map[string]string{
+	"mts_create_array_callback_t": "details::default_create_array",
+}

@@ -180,8 +180,6 @@ private:
 
     friend class TensorMap;
     friend class metatensor_torch::TensorBlockHolder;
-    friend TensorBlock io::load_block(const std::string& path, mts_create_array_callback_t create_array);
-    friend TensorBlock io::load_block_buffer(const uint8_t* buffer, size_t buffer_count, mts_create_array_callback_t create_array);
 
     mts_block_t* block_;
     bool is_view_;

@@ -381,7 +381,7 @@ inline void tensormap_dtype(const struct mts_tensormap_t *tensor, DLDataType *dt
 /// structured array of int32 fields, one per dimension). Names and uniqueness are checked as
 /// in `mts_labels`. The values are held in a CPU array owned by the library. Release the
 /// result with `mts_labels_free`.
-/// Used by io::load_labels.
+/// Used by Labels::load.
 inline const struct mts_labels_t *labels_load(const char *path) {
     auto* result = mts_labels_load(path);
     metatensor::details::check_pointer(result);
@@ -391,7 +391,7 @@ inline const struct mts_labels_t *labels_load(const char *path) {
 /// Reads labels from bytes in memory, in the format of `mts_labels_save_buffer`. The bytes
 /// are only read during the call. An empty buffer is a serialization error. Release the
 /// result with `mts_labels_free`.
-/// Used by io::load_labels_buffer.
+/// Used by Labels::load_buffer.
 inline const struct mts_labels_t *labels_load_buffer(const uint8_t *buffer, uintptr_t buffer_count) {
     auto* result = mts_labels_load_buffer(buffer, buffer_count);
     metatensor::details::check_pointer(result);
@@ -400,7 +400,6 @@ inline const struct mts_labels_t *labels_load_buffer(const uint8_t *buffer, uint
 
 /// Writes labels to the file at `path`, replacing any existing file. The path is used as
 /// given: no extension is added (`.mts` is the customary one).
-/// Used by io::save.
 inline void labels_save(const char *path, const struct mts_labels_t *labels) {
     metatensor::details::check_status(mts_labels_save(path, labels));
 }
@@ -419,7 +418,7 @@ inline void labels_save_buffer(uint8_t **buffer, uintptr_t *buffer_count, void *
 /// Every array (the values first, then the gradients) is made by calling `create_array`, then
 /// filled by the loader; arrays already made are destroyed when the load fails later. Release
 /// the result with `mts_block_free`, or move it into a tensor map with `mts_tensormap`.
-/// Used by io::load_block.
+/// Used by TensorBlock::load.
 inline struct mts_block_t *block_load(const char *path, mts_create_array_callback_t create_array) {
     auto* result = mts_block_load(path, create_array);
     metatensor::details::check_pointer(result);
@@ -431,7 +430,7 @@ inline struct mts_block_t *block_load(const char *path, mts_create_array_callbac
 /// serialization error. Arrays are made by `create_array` as in `mts_block_load`, and
 /// destroyed when the load fails later. Release the result with `mts_block_free`, or move it
 /// into a tensor map with `mts_tensormap`.
-/// Used by io::load_block_buffer.
+/// Used by TensorBlock::load_buffer.
 inline struct mts_block_t *block_load_buffer(const uint8_t *buffer, uintptr_t buffer_count, mts_create_array_callback_t create_array) {
     auto* result = mts_block_load_buffer(buffer, buffer_count, create_array);
     metatensor::details::check_pointer(result);
@@ -441,7 +440,6 @@ inline struct mts_block_t *block_load_buffer(const uint8_t *buffer, uintptr_t bu
 /// Writes a block and its gradients to the file at `path` (a zip of NPY entries), replacing
 /// any existing file. The path is used as given: no extension is added (`.mts` is the
 /// customary one). The data is read through each array's DLPack export on the CPU.
-/// Used by io::save.
 inline void block_save(const char *path, const struct mts_block_t *block) {
     metatensor::details::check_status(mts_block_save(path, block));
 }
@@ -461,7 +459,7 @@ inline void block_save_buffer(uint8_t **buffer, uintptr_t *buffer_count, void *r
 /// when there is any. Every array is made by calling `create_array` (for each block the
 /// values first, then the gradients), then filled by the loader; arrays already made are
 /// destroyed when the load fails later. Release the result with `mts_tensormap_free`.
-/// Used by io::load.
+/// Used by TensorMap::load.
 inline struct mts_tensormap_t *tensormap_load(const char *path, mts_create_array_callback_t create_array) {
     auto* result = mts_tensormap_load(path, create_array);
     metatensor::details::check_pointer(result);
@@ -472,7 +470,7 @@ inline struct mts_tensormap_t *tensormap_load(const char *path, mts_create_array
 /// bytes are only read during the call; an empty buffer is a serialization error. Arrays are
 /// made by `create_array` as in `mts_tensormap_load`, and destroyed when the load fails
 /// later. Release the result with `mts_tensormap_free`.
-/// Used by io::load_buffer.
+/// Used by TensorMap::load_buffer.
 inline struct mts_tensormap_t *tensormap_load_buffer(const uint8_t *buffer, uintptr_t buffer_count, mts_create_array_callback_t create_array) {
     auto* result = mts_tensormap_load_buffer(buffer, buffer_count, create_array);
     metatensor::details::check_pointer(result);
@@ -483,7 +481,6 @@ inline struct mts_tensormap_t *tensormap_load_buffer(const uint8_t *buffer, uint
 /// zip of NPY entries), replacing any existing file. The path is used as given: no extension
 /// is added (`.mts` is the customary one). The data is read through each array's DLPack
 /// export on the CPU.
-/// Used by io::save.
 inline void tensormap_save(const char *path, const struct mts_tensormap_t *tensor) {
     metatensor::details::check_status(mts_tensormap_save(path, tensor));
 }

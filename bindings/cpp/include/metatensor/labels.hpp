@@ -264,8 +264,6 @@ private:
     }
 
     friend Labels details::labels_from_cxx(const std::vector<std::string>&, const int32_t*, size_t, bool);
-    friend Labels io::load_labels(const std::string& path);
-    friend Labels io::load_labels_buffer(const uint8_t* buffer, size_t buffer_count);
     friend class metatensor_torch::LabelsHolder;
 
     const mts_labels_t* labels_;
