@@ -16,7 +16,6 @@ inline void disable_panic_printing() {
 
 /// Gives the version of this library as a string (the `METATENSOR_VERSION` it was built
 /// with). The string is static: never free it.
-/// Used by metatensor::version.
 inline const char *version() {
     return mts_version();
 }
@@ -64,7 +63,7 @@ inline void labels_dimensions(const struct mts_labels_t *labels, const char *con
 /// `ptr` (for labels built by `mts_labels*`, the very pointer the caller passed in). Do not
 /// destroy it; it stays usable as long as the labels. `*array` is only written: an array it
 /// held before is not destroyed.
-/// Used by Labels::mts_array (generated), Labels::values.
+/// Used by Labels::mts_array (generated).
 inline void labels_values(const struct mts_labels_t *labels, struct mts_array_t *array) {
     metatensor::details::check_status(mts_labels_values(labels, array));
 }
@@ -306,7 +305,7 @@ inline void tensormap_block_by_id(struct mts_tensormap_t *tensor, struct mts_blo
 /// Blocks with gradients of gradients are rejected. `tensor` is not modified. `fill_value` is
 /// destroyed exactly once whatever happens, even when another argument is NULL: the caller
 /// must not destroy it. Release the result with `mts_tensormap_free`.
-/// Used by TensorMap::keys_to_properties (generated), TensorMap::keys_to_properties.
+/// Used by TensorMap::keys_to_properties (generated).
 inline struct mts_tensormap_t *tensormap_keys_to_properties(const struct mts_tensormap_t *tensor, const struct mts_labels_t *keys_to_move, struct mts_array_t fill_value, bool sort_samples) {
     auto* result = mts_tensormap_keys_to_properties(tensor, keys_to_move, fill_value, sort_samples);
     metatensor::details::check_pointer(result);
@@ -332,7 +331,7 @@ inline struct mts_tensormap_t *tensormap_components_to_properties(const struct m
 /// with gradients of gradients are rejected. `tensor` is not modified. `fill_value` is
 /// destroyed exactly once whatever happens, even when another argument is NULL: the caller
 /// must not destroy it. Release the result with `mts_tensormap_free`.
-/// Used by TensorMap::keys_to_samples (generated), TensorMap::keys_to_samples.
+/// Used by TensorMap::keys_to_samples (generated).
 inline struct mts_tensormap_t *tensormap_keys_to_samples(const struct mts_tensormap_t *tensor, const struct mts_labels_t *keys_to_move, struct mts_array_t fill_value, bool sort_samples) {
     auto* result = mts_tensormap_keys_to_samples(tensor, keys_to_move, fill_value, sort_samples);
     metatensor::details::check_pointer(result);
@@ -381,7 +380,6 @@ inline void tensormap_dtype(const struct mts_tensormap_t *tensor, DLDataType *dt
 /// structured array of int32 fields, one per dimension). Names and uniqueness are checked as
 /// in `mts_labels`. The values are held in a CPU array owned by the library. Release the
 /// result with `mts_labels_free`.
-/// Used by Labels::load.
 inline const struct mts_labels_t *labels_load(const char *path) {
     auto* result = mts_labels_load(path);
     metatensor::details::check_pointer(result);
@@ -391,7 +389,6 @@ inline const struct mts_labels_t *labels_load(const char *path) {
 /// Reads labels from bytes in memory, in the format of `mts_labels_save_buffer`. The bytes
 /// are only read during the call. An empty buffer is a serialization error. Release the
 /// result with `mts_labels_free`.
-/// Used by Labels::load_buffer.
 inline const struct mts_labels_t *labels_load_buffer(const uint8_t *buffer, uintptr_t buffer_count) {
     auto* result = mts_labels_load_buffer(buffer, buffer_count);
     metatensor::details::check_pointer(result);
@@ -418,7 +415,6 @@ inline void labels_save_buffer(uint8_t **buffer, uintptr_t *buffer_count, void *
 /// Every array (the values first, then the gradients) is made by calling `create_array`, then
 /// filled by the loader; arrays already made are destroyed when the load fails later. Release
 /// the result with `mts_block_free`, or move it into a tensor map with `mts_tensormap`.
-/// Used by TensorBlock::load.
 inline struct mts_block_t *block_load(const char *path, mts_create_array_callback_t create_array) {
     auto* result = mts_block_load(path, create_array);
     metatensor::details::check_pointer(result);
@@ -430,7 +426,6 @@ inline struct mts_block_t *block_load(const char *path, mts_create_array_callbac
 /// serialization error. Arrays are made by `create_array` as in `mts_block_load`, and
 /// destroyed when the load fails later. Release the result with `mts_block_free`, or move it
 /// into a tensor map with `mts_tensormap`.
-/// Used by TensorBlock::load_buffer.
 inline struct mts_block_t *block_load_buffer(const uint8_t *buffer, uintptr_t buffer_count, mts_create_array_callback_t create_array) {
     auto* result = mts_block_load_buffer(buffer, buffer_count, create_array);
     metatensor::details::check_pointer(result);
@@ -459,7 +454,6 @@ inline void block_save_buffer(uint8_t **buffer, uintptr_t *buffer_count, void *r
 /// when there is any. Every array is made by calling `create_array` (for each block the
 /// values first, then the gradients), then filled by the loader; arrays already made are
 /// destroyed when the load fails later. Release the result with `mts_tensormap_free`.
-/// Used by TensorMap::load.
 inline struct mts_tensormap_t *tensormap_load(const char *path, mts_create_array_callback_t create_array) {
     auto* result = mts_tensormap_load(path, create_array);
     metatensor::details::check_pointer(result);
@@ -470,7 +464,6 @@ inline struct mts_tensormap_t *tensormap_load(const char *path, mts_create_array
 /// bytes are only read during the call; an empty buffer is a serialization error. Arrays are
 /// made by `create_array` as in `mts_tensormap_load`, and destroyed when the load fails
 /// later. Release the result with `mts_tensormap_free`.
-/// Used by TensorMap::load_buffer.
 inline struct mts_tensormap_t *tensormap_load_buffer(const uint8_t *buffer, uintptr_t buffer_count, mts_create_array_callback_t create_array) {
     auto* result = mts_tensormap_load_buffer(buffer, buffer_count, create_array);
     metatensor::details::check_pointer(result);
