@@ -1,5 +1,7 @@
 package core
 
+import "slices"
+
 // Reduction by key: the values of an n-dimensional array are reduced along one axis over
 // groups of positions. ReduceByKey makes the groups from runs of equal consecutive keys, as
 // ArrayFire's sumByKey family does: keys [0 0 1 1 1 0 0 2 2] give the groups [0 1 0 2], a
@@ -119,26 +121,36 @@ func keyRuns[K ReduceKey](keys []K) (groupOf []int, runKeys []K) {
 	return groupOf, runKeys
 }
 
-// groups says where every position along the reduced axis goes.
+// groups says which positions along the reduced axis every group gathers.
 type groups struct {
-	of     []int   // the group of every position
-	first  []bool  // whether a position is the first of its group
-	counts []int64 // the number of positions of every group
+	counts  []int64 // the number of positions of every group
+	offsets []int   // the members of group r are members[offsets[r]:offsets[r+1]]
+	members []int   // the positions, group after group, in increasing order within a group
 }
 
 // groupsOf describes count groups from the group of every position.
 func groupsOf(groupOf []int, count int) groups {
-	g := groups{of: groupOf, first: make([]bool, len(groupOf)), counts: make([]int64, count)}
-	for i, group := range groupOf {
-		g.first[i] = g.counts[group] == 0
+	g := groups{counts: make([]int64, count), offsets: make([]int, count+1), members: make([]int, len(groupOf))}
+	for _, group := range groupOf {
 		g.counts[group]++
+	}
+	for group, c := range g.counts {
+		g.offsets[group+1] = g.offsets[group] + int(c)
+	}
+	next := slices.Clone(g.offsets[:count])
+	for i, group := range groupOf {
+		g.members[next[group]] = i
+		next[group]++
 	}
 	return g
 }
 
-// reduceGroups reduces values, seen as (outer, n, inner), into (outer, groups, inner). The
-// input is read once, in order; every step works on a whole row of inner elements, so the
-// loops stream memory without a call per element.
+// of gives the members of group r.
+func (g groups) of(r int) []int { return g.members[g.offsets[r]:g.offsets[r+1]] }
+
+// reduceGroups reduces values, seen as (outer, n, inner), into (outer, groups, inner). Each
+// output row is made at once from the rows of its members, in order, and written once: no
+// pass over the output but that one, and no temporary array.
 func reduceGroups[T Reducible](op Reduction, values []T, outer, n, inner int, g groups, ignoreNaN bool) ([]T, []int, error) {
 	count := len(g.counts)
 	out := make([]T, outer*count*inner)
@@ -151,39 +163,53 @@ func reduceGroups[T Reducible](op Reduction, values []T, outer, n, inner int, g 
 		}
 		for o := range outer {
 			in := values[o*n*inner : (o+1)*n*inner]
-			dst := out[o*count*inner : (o+1)*count*inner]
-			for i, group := range g.of {
-				if g.first[i] {
-					startRow(dst[group*inner:(group+1)*inner], in[i*inner:(i+1)*inner])
-				} else {
-					addRow(dst[group*inner:(group+1)*inner], in[i*inner:(i+1)*inner])
+			for r := range count {
+				dst := out[(o*count+r)*inner : (o*count+r+1)*inner]
+				sumRows(dst, in, inner, g.of(r))
+				if op == ReduceMean {
+					divideRow(dst, g.counts[r])
 				}
 			}
-		}
-		if op == ReduceMean {
-			divideRows(out, g.counts, inner)
 		}
 	case ReduceMax, ReduceMin:
 		selected = make([]int, len(out))
 		for o := range outer {
 			in := values[o*n*inner : (o+1)*n*inner]
-			dst := out[o*count*inner : (o+1)*count*inner]
-			sel := selected[o*count*inner : (o+1)*count*inner]
-			for i, group := range g.of {
-				row := in[i*inner : (i+1)*inner]
-				d, s := dst[group*inner:(group+1)*inner], sel[group*inner:(group+1)*inner]
-				if g.first[i] {
-					copy(d, row)
-					fillInts(s, i)
-					continue
-				}
-				foldExtremeRow(d, s, row, i, ignoreNaN, op == ReduceMax)
+			for r := range count {
+				at := (o*count + r) * inner
+				extremeRows(out[at:at+inner], selected[at:at+inner], in, inner, g.of(r), ignoreNaN, op == ReduceMax)
 			}
 		}
 	default:
 		return nil, nil, Errorf(InvalidParameterError, "unknown reduction %d", op)
 	}
 	return out, selected, nil
+}
+
+// sumRows sets dst to the sum of the rows members of in (inner elements each), added in
+// order to zero.
+func sumRows[T Reducible](dst, in []T, inner int, members []int) {
+	for k, i := range members {
+		if k == 0 {
+			startRow(dst, in[i*inner:(i+1)*inner])
+		} else {
+			addRow(dst, in[i*inner:(i+1)*inner])
+		}
+	}
+}
+
+// extremeRows sets dst to the max or min of the rows members of in, and sel to the position
+// each element comes from.
+func extremeRows[T Reducible](dst []T, sel []int, in []T, inner int, members []int, ignoreNaN, max bool) {
+	for k, i := range members {
+		row := in[i*inner : (i+1)*inner]
+		if k == 0 {
+			copy(dst, row)
+			fillInts(sel, i)
+		} else {
+			foldExtremeRow(dst, sel, row, i, ignoreNaN, max)
+		}
+	}
 }
 
 // isFloat tells whether T is a floating point type.
@@ -220,16 +246,14 @@ func startRow[T Reducible](dst, src []T) {
 	}
 }
 
-// divideRows divides every row of inner elements of out (group after group, outer times) by
-// the count of its group.
-func divideRows[T Reducible](out []T, counts []int64, inner int) {
-	for start := 0; start < len(out); start += len(counts) * inner {
-		for group, c := range counts {
-			row := out[start+group*inner : start+(group+1)*inner]
-			for j := range row {
-				row[j] /= T(c)
-			}
-		}
+// divideRow divides every element of row by count; a count of 1 leaves the row as it is,
+// which the division would too.
+func divideRow[T Reducible](row []T, count int64) {
+	if count == 1 {
+		return
+	}
+	for j := range row {
+		row[j] /= T(count)
 	}
 }
 

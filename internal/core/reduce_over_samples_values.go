@@ -53,7 +53,7 @@ type reducedValues[T Reducible] struct {
 
 // reduceSampleValues reduces x, with inner elements per sample, over the groups g.
 func reduceSampleValues[T Reducible](op SampleReduction, x []T, inner int, g groups) (reducedValues[T], error) {
-	n := len(g.of)
+	n := len(g.members)
 	var r reducedValues[T]
 	var err error
 	switch op {
@@ -76,23 +76,28 @@ func reduceSampleValues[T Reducible](op SampleReduction, x []T, inner int, g gro
 	return r, err
 }
 
-// meanAndVariance gives the group means of x and its variances, in two passes as
-// metatensor-operations 0.5 does: the mean of the squared differences to the group's mean.
+// meanAndVariance gives the group means of x and its variances, in two passes over each
+// group as metatensor-operations 0.5 does: the mean of the squared differences to the
+// group's mean. The rows of a group are read again while still in cache.
 func meanAndVariance[T Reducible](x []T, n, inner int, g groups) (mean, variance []T, err error) {
 	mean, _, err = reduceGroups(ReduceMean, x, 1, n, inner, g, false)
 	if err != nil {
 		return nil, nil, err
 	}
-	squares := make([]T, len(x))
-	for i, group := range g.of {
-		row, m := x[i*inner:(i+1)*inner], mean[group*inner:(group+1)*inner]
-		for j, v := range row {
-			d := v - m[j]
-			squares[i*inner+j] = d * d
+	variance = make([]T, len(mean))
+	for r := range g.counts {
+		m, v := mean[r*inner:(r+1)*inner], variance[r*inner:(r+1)*inner]
+		for _, i := range g.of(r) {
+			row := x[i*inner : (i+1)*inner]
+			for j, value := range row[:len(v)] {
+				d := value - m[j]
+				v[j] += d * d
+			}
 		}
+		// divided even by a count of 1, as operations does (the same result)
+		divideRow(v, g.counts[r])
 	}
-	variance, _, err = reduceGroups(ReduceMean, squares, 1, n, inner, g, false)
-	return mean, variance, err
+	return mean, variance, nil
 }
 
 // squareRoots replaces every element by its square root (NaN for a negative one).
@@ -131,34 +136,34 @@ func reduceGradientValues[T Reducible](op SampleReduction, gv []T, inner int, pl
 // varianceGradient is the gradient of the variance, 2 (<g x> - <g> <x>), or of the standard
 // deviation, (<g x> - <g> <x>) / std, where NaN and infinities become 0. As in
 // metatensor-operations, <g> and <g x> average over the gradient rows that land on each
-// reduced gradient row.
+// reduced gradient row. Each reduced row is made at once from its gradient rows, <g x> in a
+// scratch row, so that no array as large as the gradient is written but the result.
 func varianceGradient[T Reducible](op SampleReduction, gv []T, inner int, plan gradientPlan, x []T, xInner int, r reducedValues[T]) ([]T, error) {
-	n := len(plan.oldSample)
-	gx := make([]T, len(gv))
-	// A gradient row is its own components (xyz...) times a row of the values: the loops go
-	// over these chunks, so that no element needs a division to find its value.
-	for i, s := range plan.oldSample {
-		xs := x[s*xInner : (s+1)*xInner]
-		for start := i * inner; start < (i+1)*inner; start += xInner {
-			chunk, out := gv[start:start+xInner], gx[start:start+xInner]
-			for j, v := range xs {
-				out[j] = chunk[j] * v
+	out := make([]T, len(plan.newSample)*inner)
+	gx := make([]T, inner)
+	for row, s := range plan.newSample {
+		g := out[row*inner : (row+1)*inner]
+		clear(gx)
+		for _, i := range plan.rows.of(row) {
+			// a gradient row is its own components (xyz...) times a row of the values: the
+			// loops go over these chunks, so that no element needs a division to find its value
+			xs := x[plan.oldSample[i]*xInner : (plan.oldSample[i]+1)*xInner]
+			in := gv[i*inner : (i+1)*inner]
+			addRow(g, in)
+			for start := 0; start < inner; start += xInner {
+				chunk, acc := in[start:start+xInner], gx[start:start+xInner]
+				for j, v := range xs {
+					acc[j] += chunk[j] * v
+				}
 			}
 		}
-	}
-	gMean, _, err := reduceGroups(ReduceMean, gv, 1, n, inner, plan.rows, false)
-	if err != nil {
-		return nil, err
-	}
-	gxMean, _, err := reduceGroups(ReduceMean, gx, 1, n, inner, plan.rows, false)
-	if err != nil {
-		return nil, err
-	}
-	for row, s := range plan.newSample {
+		count := plan.rows.counts[row]
+		divideRow(g, count)
+		divideRow(gx, count)
 		mean := r.mean[s*xInner : (s+1)*xInner]
 		spread := r.values[s*xInner : (s+1)*xInner]
-		for start := row * inner; start < (row+1)*inner; start += xInner {
-			g, gx := gMean[start:start+xInner], gxMean[start:start+xInner]
+		for start := 0; start < inner; start += xInner {
+			g, gx := g[start:start+xInner], gx[start:start+xInner]
 			for j, m := range mean {
 				d := gx[j] - g[j]*m
 				if op == SamplesVar {
@@ -173,22 +178,25 @@ func varianceGradient[T Reducible](op SampleReduction, gv []T, inner int, plan g
 			}
 		}
 	}
-	return gMean, nil
+	return out, nil
 }
 
 // selectedGradient is the gradient of max and min: every element takes the gradient of the
 // sample it was selected from, other samples bringing nothing.
 func selectedGradient[T Reducible](gv []T, inner int, plan gradientPlan, xInner int, selected []int, sampleGroups []int) []T {
 	out := make([]T, len(plan.newSample)*inner)
-	for i, s := range plan.oldSample {
-		row := gv[i*inner : (i+1)*inner]
-		dst := out[plan.rows.of[i]*inner : (plan.rows.of[i]+1)*inner]
-		picked := selected[sampleGroups[s]*xInner : (sampleGroups[s]+1)*xInner]
-		for start := 0; start < inner; start += xInner {
-			chunk, d := row[start:start+xInner], dst[start:start+xInner]
-			for j, p := range picked {
-				if p == s {
-					d[j] += chunk[j]
+	for row := range plan.newSample {
+		dst := out[row*inner : (row+1)*inner]
+		for _, i := range plan.rows.of(row) {
+			s := plan.oldSample[i]
+			in := gv[i*inner : (i+1)*inner]
+			picked := selected[sampleGroups[s]*xInner : (sampleGroups[s]+1)*xInner]
+			for start := 0; start < inner; start += xInner {
+				chunk, d := in[start:start+xInner], dst[start:start+xInner]
+				for j, p := range picked {
+					if p == s {
+						d[j] += chunk[j]
+					}
 				}
 			}
 		}
