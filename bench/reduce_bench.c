@@ -34,6 +34,8 @@
 #define REDUCE_COMPONENTS 3
 #define REDUCE_PROPERTIES 128
 #define REDUCE_ROW (REDUCE_COMPONENTS * REDUCE_PROPERTIES)
+/* Rounds of measurements of every case (1 with --quick). */
+#define REDUCE_ROUNDS 5
 
 static uintptr_t atoms_of(uintptr_t structure) { return 10 + (37 * structure) % 91; }
 
@@ -185,6 +187,30 @@ static const bench_case CASES[] = {
 };
 #define CASES_COUNT (sizeof(CASES) / sizeof(CASES[0]))
 
+/* Whether the command line asks for a case; the plain read, the baseline, always runs. */
+static bool wanted(const bench_case *bench, const bench_args *args) {
+    if (args->patterns_count == 0 || strcmp(bench->id, PLAIN_READ_ID) == 0) {
+        return true;
+    }
+    for (int p = 0; p < args->patterns_count; p++) {
+        if (strstr(bench->id, args->patterns[p]) != NULL) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of count values, sorted in place. */
+static double median(double *values, int count) {
+    qsort(values, (size_t)count, sizeof(double), compare_doubles);
+    return count % 2 == 1 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
+}
+
 int main(int argc, char **argv) {
     bench_args args;
     int code = bench_parse_args(argc, argv, CASES, CASES_COUNT, NULL, &args);
@@ -198,37 +224,39 @@ int main(int argc, char **argv) {
     mts_disable_panic_printing();
     bench_array_init("metatensor-go.bench.reduce");
 
-    /* measured here rather than through bench_run, to print the table after the rows */
-    bench_result results[CASES_COUNT];
-    bool ok[CASES_COUNT] = {false};
+    /* Rounds, every case measured once in each, so that a drift of the machine's speed
+     * touches the cases and the plain read alike; a case's time is its median over the
+     * rounds. Measured here rather than through bench_run, to print the table after. */
+    const int rounds = args.options.max_samples > 3 ? REDUCE_ROUNDS : 1; /* one with --quick */
+    double medians[CASES_COUNT][REDUCE_ROUNDS];
+    bool ok[CASES_COUNT];
     int failed = 0;
     for (size_t c = 0; c < CASES_COUNT; c++) {
-        const bench_case *bench = &CASES[c];
-        bench_args only = args;
-        only.patterns_count = 0;
-        if (args.patterns_count > 0 && strcmp(bench->id, PLAIN_READ_ID) != 0) {
-            bool wanted = false;
-            for (int p = 0; p < args.patterns_count; p++) {
-                wanted = wanted || strstr(bench->id, args.patterns[p]) != NULL;
-            }
-            if (!wanted) {
+        ok[c] = wanted(&CASES[c], &args);
+    }
+    for (int round = 0; round < rounds; round++) {
+        for (size_t c = 0; c < CASES_COUNT; c++) {
+            const bench_case *bench = &CASES[c];
+            if (!ok[c]) {
                 continue;
             }
+            fprintf(stderr, "round %d: %s...\n", round + 1, bench->id);
+            bench_result result;
+            ok[c] = bench_measure(bench->fn, bench->context, &args.options, &result) == 0;
+            bench_print_row(stdout, bench->id, bench->description, bench->unit, ok[c] ? &result : NULL, bench_error());
+            medians[c][round] = result.median_ns;
+            failed += !ok[c];
         }
-        fprintf(stderr, "running %s...\n", bench->id);
-        ok[c] = bench_measure(bench->fn, bench->context, &only.options, &results[c]) == 0;
-        bench_print_row(stdout, bench->id, bench->description, bench->unit, ok[c] ? &results[c] : NULL,
-                        bench_error());
-        failed += !ok[c];
     }
 
     const size_t plain = CASES_COUNT - 1;
-    printf("\n%-30s | %12s | %12s | %11s\n", "values pass", "time", "plain read", "ratio");
+    printf("\nthe median of %d rounds\n", rounds);
+    printf("%-30s | %12s | %12s | %11s\n", "values pass", "time", "plain read", "ratio");
     printf("-------------------------------|--------------|--------------|------------\n");
     for (size_t c = 0; c < plain; c++) {
-        if (ok[c] && ok[plain]) {
-            printf("%-30s | %9.2f ms | %9.2f ms | %10.2fx\n", CASES[c].description, results[c].median_ns / 1e6,
-                   results[plain].median_ns / 1e6, results[c].median_ns / results[plain].median_ns);
+        if (ok[c] && ok[plain] && wanted(&CASES[c], &args)) {
+            double time = median(medians[c], rounds), read = median(medians[plain], rounds);
+            printf("%-30s | %9.2f ms | %9.2f ms | %10.2fx\n", CASES[c].description, time / 1e6, read / 1e6, time / read);
         }
     }
 
