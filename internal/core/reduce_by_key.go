@@ -1,6 +1,9 @@
 package core
 
-import "slices"
+import (
+	"slices"
+	"unsafe"
+)
 
 // Reduction by key: the values of an n-dimensional array are reduced along one axis over
 // groups of positions. ReduceByKey makes the groups from runs of equal consecutive keys, as
@@ -72,7 +75,8 @@ func ReduceByKey[T Reducible, K ReduceKey](op Reduction, values []T, shape []int
 	}
 	groupOf, outKeys := keyRuns(keys)
 	g := groupsOf(groupOf, len(outKeys))
-	out, selected, err := reduceGroups(op, values, outer, n, inner, g, ignoreNaN)
+	out := make([]T, outer*len(outKeys)*inner)
+	selected, err := reduceGroups(op, values, outer, n, inner, g, ignoreNaN, out)
 	if err != nil {
 		return nil, err
 	}
@@ -148,42 +152,46 @@ func groupsOf(groupOf []int, count int) groups {
 // of gives the members of group r.
 func (g groups) of(r int) []int { return g.members[g.offsets[r]:g.offsets[r+1]] }
 
-// reduceGroups reduces values, seen as (outer, n, inner), into (outer, groups, inner). Each
-// output row is made at once from the rows of its members, in order, and written once: no
-// pass over the output but that one, and no temporary array.
-func reduceGroups[T Reducible](op Reduction, values []T, outer, n, inner int, g groups, ignoreNaN bool) ([]T, []int, error) {
+// reduceGroups reduces values, seen as (outer, n, inner), into out, (outer, groups, inner),
+// whose contents it does not read. Each output row is made at once from the rows of its
+// members, in order, and written once: no pass over the output but that one, and no
+// temporary array.
+func reduceGroups[T Reducible](op Reduction, values []T, outer, n, inner int, g groups, ignoreNaN bool, out []T) ([]int, error) {
 	count := len(g.counts)
-	out := make([]T, outer*count*inner)
 	var selected []int
 	switch op {
 	case ReduceSum, ReduceMean:
 		if op == ReduceMean && !isFloat[T]() {
-			return nil, nil, Errorf(InvalidParameterError,
+			return nil, Errorf(InvalidParameterError,
 				"can not take the mean of integer values: reduce with a sum and divide by the counts")
 		}
 		for o := range outer {
 			in := values[o*n*inner : (o+1)*n*inner]
-			for r := range count {
-				dst := out[(o*count+r)*inner : (o*count+r+1)*inner]
-				sumRows(dst, in, inner, g.of(r))
-				if op == ReduceMean {
-					divideRow(dst, g.counts[r])
+			forRowRanges(count, len(in)*sizeOf[T](), func(lo, hi int) {
+				for r := lo; r < hi; r++ {
+					dst := out[(o*count+r)*inner : (o*count+r+1)*inner]
+					sumRows(dst, in, inner, g.of(r))
+					if op == ReduceMean {
+						divideRow(dst, g.counts[r])
+					}
 				}
-			}
+			})
 		}
 	case ReduceMax, ReduceMin:
 		selected = make([]int, len(out))
 		for o := range outer {
 			in := values[o*n*inner : (o+1)*n*inner]
-			for r := range count {
-				at := (o*count + r) * inner
-				extremeRows(out[at:at+inner], selected[at:at+inner], in, inner, g.of(r), ignoreNaN, op == ReduceMax)
-			}
+			forRowRanges(count, len(in)*sizeOf[T](), func(lo, hi int) {
+				for r := lo; r < hi; r++ {
+					at := (o*count + r) * inner
+					extremeRows(out[at:at+inner], selected[at:at+inner], in, inner, g.of(r), ignoreNaN, op == ReduceMax)
+				}
+			})
 		}
 	default:
-		return nil, nil, Errorf(InvalidParameterError, "unknown reduction %d", op)
+		return nil, Errorf(InvalidParameterError, "unknown reduction %d", op)
 	}
-	return out, selected, nil
+	return selected, nil
 }
 
 // sumRows sets dst to the sum of the rows members of in (inner elements each), added in
@@ -201,6 +209,11 @@ func sumRows[T Reducible](dst, in []T, inner int, members []int) {
 // extremeRows sets dst to the max or min of the rows members of in, and sel to the position
 // each element comes from.
 func extremeRows[T Reducible](dst []T, sel []int, in []T, inner int, members []int, ignoreNaN, max bool) {
+	if len(members) == 0 {
+		clear(dst)
+		fillInts(sel, -1)
+		return
+	}
 	for k, i := range members {
 		row := in[i*inner : (i+1)*inner]
 		if k == 0 {
@@ -216,6 +229,12 @@ func extremeRows[T Reducible](dst []T, sel []int, in []T, inner int, members []i
 func isFloat[T Reducible]() bool {
 	var x T = 1
 	return x/2 != 0
+}
+
+// sizeOf is the size in bytes of a T.
+func sizeOf[T Reducible]() int {
+	var x T
+	return int(unsafe.Sizeof(x))
 }
 
 // isNaN works for every element type (integers are never NaN).

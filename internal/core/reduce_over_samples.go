@@ -163,6 +163,15 @@ func reduceBlock[T Reducible](b *Block, keep []int, op SampleReduction) (*Block,
 	if err != nil {
 		return nil, err
 	}
+	// every gradient is reduced before the values go to their array: the arrays may recycle
+	// the memory of the results they are given (resultTensor), and the gradients of var and
+	// std read the reduced values
+	gradients := make([]reducedGradient[T], len(b.gradients))
+	for i, gradient := range b.gradients {
+		if gradients[i], err = reduceGradient(gradient, op, x, xInner, r, sampleGroups); err != nil {
+			return nil, err
+		}
+	}
 	values, err := arrayLike(b.values, shape, len(g.counts), r.values)
 	if err != nil {
 		return nil, err
@@ -177,8 +186,8 @@ func reduceBlock[T Reducible](b *Block, keep []int, op SampleReduction) (*Block,
 	if err != nil {
 		return nil, invalidResultError("constructed an invalid block", err)
 	}
-	for _, gradient := range b.gradients {
-		if err := reduceGradient(block, gradient, op, x, xInner, r, sampleGroups); err != nil {
+	for i, gradient := range b.gradients {
+		if err := addReducedGradient(block, gradient, gradients[i]); err != nil {
 			block.Free()
 			return nil, err
 		}
@@ -186,12 +195,20 @@ func reduceBlock[T Reducible](b *Block, keep []int, op SampleReduction) (*Block,
 	return block, nil
 }
 
-// reduceGradient adds to block the reduction of gradient, whose samples' first column is
-// sent to the reduced samples before the rows are grouped (sorted).
-func reduceGradient[T Reducible](block *Block, gradient Gradient, op SampleReduction, x []T, xInner int, r reducedValues[T], sampleGroups []int) error {
+// reducedGradient is the reduction of a gradient, before it goes to an array.
+type reducedGradient[T Reducible] struct {
+	values []T       // from resultBuffer
+	shape  []uintptr // the gradient's shape, its first axis to be replaced by the new rows
+	rows   []int32   // the new samples, sorted
+	count  int       // the number of new samples
+}
+
+// reduceGradient reduces gradient, whose samples' first column is sent to the reduced samples
+// before the rows are grouped (sorted).
+func reduceGradient[T Reducible](gradient Gradient, op SampleReduction, x []T, xInner int, r reducedValues[T], sampleGroups []int) (reducedGradient[T], error) {
 	cpu, err := gradient.Block.samples.CPU()
 	if err != nil {
-		return err
+		return reducedGradient[T]{}, err
 	}
 	width := cpu.size
 	rows := slices.Clone(cpu.values)
@@ -199,7 +216,7 @@ func reduceGradient[T Reducible](block *Block, gradient Gradient, op SampleReduc
 	for i := range cpu.count {
 		old := int(rows[i*width])
 		if old < 0 || old >= len(sampleGroups) {
-			return Errorf(InternalError,
+			return reducedGradient[T]{}, Errorf(InternalError,
 				"gradient sample %d refers to sample %d, but the block has %d samples", i, old, len(sampleGroups))
 		}
 		plan.oldSample[i] = old
@@ -218,18 +235,21 @@ func reduceGradient[T Reducible](block *Block, gradient Gradient, op SampleReduc
 
 	gv, shape, release, err := readValues[T](gradient.Block.values)
 	if err != nil {
-		return err
+		return reducedGradient[T]{}, err
 	}
 	defer release()
 	reduced, err := reduceGradientValues(op, gv, elementsPerRow(shape), plan, x, xInner, r, sampleGroups)
+	return reducedGradient[T]{values: reduced, shape: shape, rows: unique, count: count}, err
+}
+
+// addReducedGradient gives the reduction of gradient to an array like the block's values and
+// adds it to block.
+func addReducedGradient[T Reducible](block *Block, gradient Gradient, reduced reducedGradient[T]) error {
+	values, err := arrayLike(block.values, reduced.shape, reduced.count, reduced.values)
 	if err != nil {
 		return err
 	}
-	values, err := arrayLike(block.values, shape, count, reduced)
-	if err != nil {
-		return err
-	}
-	samples, err := sortedLabelsLike(gradient.Block.samples, gradient.Block.samples.Names(), unique)
+	samples, err := sortedLabelsLike(gradient.Block.samples, gradient.Block.samples.Names(), reduced.rows)
 	if err != nil {
 		values.Destroy()
 		return err
@@ -300,8 +320,8 @@ func readValues[T Reducible](a Array) (values []T, shape []uintptr, release func
 	return data, shape, tensor.Release, nil
 }
 
-// arrayLike makes an array of the kind of like holding data, of shape with rows entries
-// along the first axis, through like's from_dlpack.
+// arrayLike makes an array of the kind of like holding data (from resultBuffer), of shape
+// with rows entries along the first axis, through like's from_dlpack.
 func arrayLike[T Reducible](like Array, shape []uintptr, rows int, data []T) (Array, error) {
 	dtype, err := like.DType()
 	if err != nil {
@@ -316,7 +336,7 @@ func arrayLike[T Reducible](like Array, shape []uintptr, rows int, data []T) (Ar
 		Shape:   int64Shape(out),
 		Strides: rowMajorStrides(out),
 	}
-	created, err := like.FromDLPack(tensorOver(view, data))
+	created, err := like.FromDLPack(resultTensor(view, data))
 	if err != nil {
 		return nil, err
 	}

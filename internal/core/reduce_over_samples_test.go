@@ -234,19 +234,27 @@ func requireSameElements[T Reducible](t *testing.T, want []float64, array Array)
 	require.True(t, sameValues(values, converted), "got %v\nwant %v", values, converted)
 }
 
-func TestReduceOverSamplesModel(t *testing.T) {
+// forModelReductions calls check with every reduction on trials random model blocks, one in
+// three with NaN.
+func forModelReductions(t *testing.T, trials int, check func(m modelBlock, op SampleReduction)) {
 	rng := rand.New(rand.NewPCG(21, 5))
-	for trial := range 200 {
+	for trial := range trials {
 		m := randomModelBlock(rng, trial%3 == 0)
 		for _, op := range []SampleReduction{SamplesSum, SamplesMean, SamplesVar, SamplesStd, SamplesMax, SamplesMin} {
-			block := coreBlock[float64](t, m)
-			got, err := block.ReduceOverSamples([]string{"atom"}, op)
-			require.NoError(t, err, "%s", op)
-			requireSameAsModel[float64](t, got, modelReduce(m, []int{0, 2}, op))
-			got.Free()
-			block.Free()
+			check(m, op)
 		}
 	}
+}
+
+func TestReduceOverSamplesModel(t *testing.T) {
+	forModelReductions(t, 200, func(m modelBlock, op SampleReduction) {
+		block := coreBlock[float64](t, m)
+		got, err := block.ReduceOverSamples([]string{"atom"}, op)
+		require.NoError(t, err, "%s", op)
+		requireSameAsModel[float64](t, got, modelReduce(m, []int{0, 2}, op))
+		got.Free()
+		block.Free()
+	})
 }
 
 func TestReduceOverSamplesIntegers(t *testing.T) {
@@ -366,33 +374,54 @@ func TestReduceOverSamplesNotOnCPU(t *testing.T) {
 }
 
 // TestReduceOverSamplesConcurrent reduces one tensor map from several goroutines at once
-// (meant for -race): the inputs are only read.
+// (meant for -race): the inputs are only read. With small thresholds, every reduction also
+// splits its rows between goroutines and the results go through the recycled buffers, which
+// the goroutines then share.
 func TestReduceOverSamplesConcurrent(t *testing.T) {
-	m := randomModelBlock(rand.New(rand.NewPCG(3, 4)), false)
-	tensor := singleBlockTensor(t, "key", coreBlock[float64](t, m))
-	defer tensor.Free()
-	var wg sync.WaitGroup
-	for w := range 6 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			op := SampleReduction(w)
-			for range 10 {
-				reduced, err := tensor.ReduceOverSamples([]string{"atom"}, op)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				want := modelReduce(m, []int{0, 2}, op)
-				values, _ := HostValues[float64](reduced.Blocks()[0].Values().(*HostArray))
-				if !sameValues(values, want.values) {
-					t.Errorf("%s: concurrent result differs from the model", op)
-				}
-				reduced.Free()
+	for _, small := range []bool{false, true} {
+		t.Run(map[bool]string{false: "plain", true: "small thresholds"}[small], func(t *testing.T) {
+			if small {
+				withSmallThresholds(t)
 			}
-		}()
+			m := randomModelBlock(rand.New(rand.NewPCG(3, 4)), false)
+			tensor := singleBlockTensor(t, "key", coreBlock[float64](t, m))
+			defer tensor.Free()
+			var wg sync.WaitGroup
+			for w := range 12 {
+				op := SampleReduction(w % 6)
+				want := modelReduce(m, []int{0, 2}, op)
+				wg.Go(func() {
+					for range 10 {
+						reduced, err := tensor.ReduceOverSamples([]string{"atom"}, op)
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						if !sameAsModel(reduced.Blocks()[0], want) {
+							t.Errorf("%s: concurrent result differs from the model", op)
+						}
+						reduced.Free()
+					}
+				})
+			}
+			wg.Wait()
+		})
 	}
-	wg.Wait()
+}
+
+// sameAsModel tells whether the values of a reduced block and of its gradient are the model's
+// (requireSameAsModel, without require, for goroutines).
+func sameAsModel(block *Block, want modelReduced) bool {
+	values, err := HostValues[float64](block.Values().(*HostArray))
+	if err != nil || !sameValues(values, want.values) {
+		return false
+	}
+	gradient, err := block.Gradient("positions")
+	if err != nil {
+		return false
+	}
+	gValues, err := HostValues[float64](gradient.Values().(*HostArray))
+	return err == nil && sameValues(gValues, want.gValues)
 }
 
 // TestReduceOverSamplesEmpty reduces a block without samples: no samples remain, with the
