@@ -140,7 +140,7 @@ static int reduce_case(void *context, uint64_t n, double *elapsed_ns) {
     const char *names[] = {"atom"};
     double start = bench_now_ns();
     for (uint64_t i = 0; i < n; i++) {
-        mts_tensormap_t *reduced = mtsx_tensormap_reduce_over_samples(map, names, 1, reduction);
+        mts_tensormap_t *reduced = mtsx_tensormap_reduce_over_samples(map, names, 1, reduction, false);
         if (bench_pointer(reduced, "mtsx_tensormap_reduce_over_samples") != 0) {
             return -1;
         }

@@ -12,11 +12,11 @@ import (
 
 // ReduceOverSamples reduces every block of the tensor map over the sample dimensions names.
 // The keys are the tensor map's; the info is not kept, as in metatensor-operations.
-func (t *TensorMap) ReduceOverSamples(names []string, op SampleReduction) (*TensorMap, error) {
+func (t *TensorMap) ReduceOverSamples(names []string, op SampleReduction, ignoreNaN bool) (*TensorMap, error) {
 	if t == nil {
 		return nil, Errorf(InvalidParameterError, "got invalid NULL pointer for tensor")
 	}
-	blocks, err := t.mapBlocks(func(block *Block) (*Block, error) { return block.ReduceOverSamples(names, op) })
+	blocks, err := t.mapBlocks(func(block *Block) (*Block, error) { return block.ReduceOverSamples(names, op, ignoreNaN) })
 	if err != nil {
 		return nil, err
 	}
@@ -25,33 +25,37 @@ func (t *TensorMap) ReduceOverSamples(names []string, op SampleReduction) (*Tens
 }
 
 // ReduceOverSamplesNamed is ReduceOverSamples with the reduction given by its name.
-func (t *TensorMap) ReduceOverSamplesNamed(names []string, reduction string) (*TensorMap, error) {
+func (t *TensorMap) ReduceOverSamplesNamed(names []string, reduction string, ignoreNaN bool) (*TensorMap, error) {
 	op, err := ParseSampleReduction(reduction)
 	if err != nil {
 		return nil, err
 	}
-	return t.ReduceOverSamples(names, op)
+	return t.ReduceOverSamples(names, op, ignoreNaN)
 }
 
 // ReduceOverSamplesNamed is ReduceOverSamples with the reduction given by its name.
-func (b *Block) ReduceOverSamplesNamed(names []string, reduction string) (*Block, error) {
+func (b *Block) ReduceOverSamplesNamed(names []string, reduction string, ignoreNaN bool) (*Block, error) {
 	op, err := ParseSampleReduction(reduction)
 	if err != nil {
 		return nil, err
 	}
-	return b.ReduceOverSamples(names, op)
+	return b.ReduceOverSamples(names, op, ignoreNaN)
 }
 
 // ReduceOverSamples reduces the block over the sample dimensions names: the new samples are
 // the distinct values of the other dimensions, sorted. Values and gradients must be f64, f32,
-// i32 or i64 on the CPU; mean, var and std need floating point values. The result's arrays
+// i32 or i64 on the CPU; mean, var and std need floating point values. Max and min propagate
+// NaN, or skip it with ignoreNaN (which the other reductions refuse). The result's arrays
 // come from the block's values array through its from_dlpack.
-func (b *Block) ReduceOverSamples(names []string, op SampleReduction) (*Block, error) {
+func (b *Block) ReduceOverSamples(names []string, op SampleReduction, ignoreNaN bool) (*Block, error) {
 	if b == nil {
 		return nil, Errorf(InvalidParameterError, "got invalid NULL pointer for block")
 	}
 	if op < SamplesSum || op > SamplesMin {
 		return nil, Errorf(InvalidParameterError, "unknown reduction over samples %d", int(op))
+	}
+	if ignoreNaN && op != SamplesMax && op != SamplesMin {
+		return nil, Errorf(InvalidParameterError, "ignore_nan only applies to max and min, not to %s", op)
 	}
 	keep, err := keptSampleColumns(b.samples.Names(), names)
 	if err != nil {
@@ -63,13 +67,13 @@ func (b *Block) ReduceOverSamples(names []string, op SampleReduction) (*Block, e
 	}
 	switch dtype {
 	case DType{Code: CodeFloat, Bits: 64, Lanes: 1}:
-		return reduceBlock[float64](b, keep, op)
+		return reduceBlock[float64](b, keep, op, ignoreNaN)
 	case DType{Code: CodeFloat, Bits: 32, Lanes: 1}:
-		return reduceBlock[float32](b, keep, op)
+		return reduceBlock[float32](b, keep, op, ignoreNaN)
 	case DType{Code: CodeInt, Bits: 64, Lanes: 1}:
-		return reduceBlock[int64](b, keep, op)
+		return reduceBlock[int64](b, keep, op, ignoreNaN)
 	default:
-		return reduceBlock[int32](b, keep, op)
+		return reduceBlock[int32](b, keep, op, ignoreNaN)
 	}
 }
 
@@ -138,7 +142,7 @@ func checkReducible(b *Block, op SampleReduction) (DType, error) {
 }
 
 // reduceBlock is ReduceOverSamples for elements of type T.
-func reduceBlock[T Reducible](b *Block, keep []int, op SampleReduction) (*Block, error) {
+func reduceBlock[T Reducible](b *Block, keep []int, op SampleReduction, ignoreNaN bool) (*Block, error) {
 	cpu, err := b.samples.CPU()
 	if err != nil {
 		return nil, err
@@ -159,7 +163,7 @@ func reduceBlock[T Reducible](b *Block, keep []int, op SampleReduction) (*Block,
 	}
 	defer release()
 	xInner := elementsPerRow(shape)
-	r, err := reduceSampleValues(op, x, xInner, g)
+	r, err := reduceSampleValues(op, x, xInner, g, ignoreNaN)
 	if err != nil {
 		return nil, err
 	}

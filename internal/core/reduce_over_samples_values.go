@@ -51,8 +51,9 @@ type reducedValues[T Reducible] struct {
 	selected []int // for max and min: the sample each element comes from
 }
 
-// reduceSampleValues reduces x, with inner elements per sample, over the groups g.
-func reduceSampleValues[T Reducible](op SampleReduction, x []T, inner int, g groups) (reducedValues[T], error) {
+// reduceSampleValues reduces x, with inner elements per sample, over the groups g; ignoreNaN
+// is for max and min.
+func reduceSampleValues[T Reducible](op SampleReduction, x []T, inner int, g groups, ignoreNaN bool) (reducedValues[T], error) {
 	n := len(g.members)
 	r := reducedValues[T]{values: resultBuffer[T](len(g.counts) * inner)}
 	var err error
@@ -67,9 +68,9 @@ func reduceSampleValues[T Reducible](op SampleReduction, x []T, inner int, g gro
 			squareRoots(r.values)
 		}
 	case SamplesMax:
-		r.selected, err = reduceGroups(ReduceMax, x, 1, n, inner, g, false, r.values)
+		r.selected, err = reduceGroups(ReduceMax, x, 1, n, inner, g, ignoreNaN, r.values)
 	case SamplesMin:
-		r.selected, err = reduceGroups(ReduceMin, x, 1, n, inner, g, false, r.values)
+		r.selected, err = reduceGroups(ReduceMin, x, 1, n, inner, g, ignoreNaN, r.values)
 	default:
 		err = Errorf(InvalidParameterError, "unknown reduction over samples %d", int(op))
 	}

@@ -68,13 +68,13 @@ func TestResultBuffersBounded(t *testing.T) {
 // every recycled buffer poisoned before each reduction.
 func TestReduceOverRecycledBuffers(t *testing.T) {
 	withSmallThresholds(t)
-	forModelReductions(t, 50, func(m modelBlock, op SampleReduction) {
+	forModelReductions(t, 50, func(m modelBlock, op SampleReduction, ignoreNaN bool) {
 		block := coreBlock[float64](t, m)
 		defer block.Free()
 		poisonRecycled()
-		got, err := block.ReduceOverSamples([]string{"atom"}, op)
+		got, err := block.ReduceOverSamples([]string{"atom"}, op, ignoreNaN)
 		require.NoError(t, err, "%s", op)
 		defer got.Free()
-		requireSameAsModel[float64](t, got, modelReduce(m, []int{0, 2}, op))
+		requireSameAsModel[float64](t, got, modelReduce(m, []int{0, 2}, op, ignoreNaN))
 	})
 }
