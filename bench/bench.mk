@@ -16,11 +16,13 @@
 #
 # Then `make bench` runs bench-reduce (`make bench BENCH_REDUCE=` skips it): the reductions
 # over samples, which only our library has. bench/reduce_bench.c times their values pass in C
-# next to a plain read of the same values (the table's ratio); bench/reduce_operations.py times
-# them from Python against metatensor-operations on the same numpy-backed tensor map, in
-# alternating rounds (BENCH_REDUCE_ROUNDS, default 5), and prints operations' time over ours.
-# `--quick` in BENCH_ARGS makes both a smoke run. Results: $(BUILD)/bench/reduce-c.tsv and
-# $(BUILD)/bench/reduce-python.tsv.
+# next to a plain read of the same values (the table's ratio), once with the threads the
+# library takes for large reductions and once on one thread, as the plain read;
+# bench/reduce_operations.py times them from Python against metatensor-operations on the same
+# numpy-backed tensor map, in alternating rounds (BENCH_REDUCE_ROUNDS, default 5), and prints
+# operations' time over ours.
+# `--quick` in BENCH_ARGS makes both a smoke run. Results: $(BUILD)/bench/reduce-c.tsv,
+# reduce-c-one-thread.tsv and reduce-python.tsv.
 #
 # Included by the top-level Makefile, which defines BUILD, LIB, INCLUDE, HEADERS, REFERENCE.
 
@@ -51,7 +53,11 @@ bench: lib headers reference $(BENCH_OURS) $(BENCH_REFERENCE)
 
 bench-reduce: lib headers $(BUILD)/reduce-operations.stamp $(BENCH_BUILD)/reduce_bench-ours
 	$(BENCH_BUILD)/reduce_bench-ours $(filter --quick,$(BENCH_ARGS)) > $(BENCH_BUILD)/reduce-c.tsv
+	@echo "=== values pass, the library's threads (GOMAXPROCS $${GOMAXPROCS:-unset}, $$(nproc) CPUs)"
 	@sed -n '/^$$/,$$p' $(BENCH_BUILD)/reduce-c.tsv
+	GOMAXPROCS=1 $(BENCH_BUILD)/reduce_bench-ours $(filter --quick,$(BENCH_ARGS)) > $(BENCH_BUILD)/reduce-c-one-thread.tsv
+	@echo "=== values pass, one thread (GOMAXPROCS=1), as the plain read"
+	@sed -n '/^$$/,$$p' $(BENCH_BUILD)/reduce-c-one-thread.tsv
 	METATENSOR_GO_LIBRARY=$(abspath $(LIB)) PYTHONPATH=$(abspath python) $(REFERENCE_VENV)/bin/python \
 		bench/reduce_operations.py $(filter --quick,$(BENCH_ARGS)) --rounds $(BENCH_REDUCE_ROUNDS) \
 		--out $(BENCH_BUILD)/reduce-python.tsv

@@ -283,24 +283,30 @@ func fillInts(s []int, v int) {
 	}
 }
 
-// foldExtremeRow folds row (at position i) into the running max or min dst and the positions sel
-// it comes from. Only a strictly better value replaces the current one, so ties keep the
-// first; the branches on max and ignoreNaN are the same for the whole row.
+// foldExtremeRow folds row (at position i) into the running max or min dst and the positions
+// sel it comes from. Only a strictly better value replaces the current one, so ties keep the
+// first; NaN replaces a number (propagating), or the other way round with ignoreNaN. Each case
+// has its own loop, with its test inlined, rather than one loop testing max and ignoreNaN for
+// every element.
 func foldExtremeRow[T Reducible](dst []T, sel []int, row []T, i int, ignoreNaN, max bool) {
+	switch {
+	case max && !ignoreNaN:
+		foldRow(dst, sel, row, i, func(v, c T) bool { return v > c || v != v && c == c })
+	case !ignoreNaN:
+		foldRow(dst, sel, row, i, func(v, c T) bool { return v < c || v != v && c == c })
+	case max:
+		foldRow(dst, sel, row, i, func(v, c T) bool { return v > c || c != c && v == v })
+	default:
+		foldRow(dst, sel, row, i, func(v, c T) bool { return v < c || c != c && v == v })
+	}
+}
+
+// foldRow replaces the elements of dst for which take(new value, current value) holds,
+// noting position i in sel.
+func foldRow[T Reducible](dst []T, sel []int, row []T, i int, take func(v, c T) bool) {
 	row, sel = row[:len(dst)], sel[:len(dst)]
 	for j, v := range row {
-		current := dst[j]
-		better := v < current
-		if max {
-			better = v > current
-		}
-		var take bool
-		if ignoreNaN {
-			take = !isNaN(v) && (isNaN(current) || better)
-		} else {
-			take = !isNaN(current) && (isNaN(v) || better)
-		}
-		if take {
+		if take(v, dst[j]) {
 			dst[j], sel[j] = v, i
 		}
 	}
