@@ -10,7 +10,7 @@ import (
 
 // withSmallThresholds recycles every result and splits every reduction between goroutines
 // for the rest of the test, so that small tensors take the paths of large ones.
-func withSmallThresholds(t *testing.T) {
+func withSmallThresholds(t testing.TB) {
 	recycle, parallel := recycleMinBytes, parallelMinBytes
 	recycleMinBytes, parallelMinBytes = 8, 8
 	t.Cleanup(func() { recycleMinBytes, parallelMinBytes = recycle, parallel })
