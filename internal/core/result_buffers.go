@@ -32,13 +32,27 @@ var recycled = struct {
 }{free: map[int][]weak.Pointer[uint64]{}}
 
 // resultBuffer gives n elements of type T whose contents are undefined: the caller writes
-// every one of them. Hand it to the caller with resultTensor.
+// every one of them. Hand it to the caller with resultTensor. The memory is 8-byte words,
+// whatever T, so that it suits every element type once recycled.
 func resultBuffer[T Reducible](n int) []T {
 	words := (n*int(unsafe.Sizeof(T(0))) + 7) / 8
+	if words == 0 {
+		return []T{}
+	}
+	first := takeRecycled(words)
+	if first == nil {
+		first = &make([]uint64, words)[0]
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(first)), n)
+}
+
+// takeRecycled gives the first word of a recycled buffer of that many words, or nil.
+func takeRecycled(words int) *uint64 {
 	if words*8 < recycleMinBytes {
-		return make([]T, n)
+		return nil
 	}
 	recycled.Lock()
+	defer recycled.Unlock()
 	free := recycled.free[words]
 	var first *uint64
 	for first == nil && len(free) > 0 {
@@ -50,12 +64,7 @@ func resultBuffer[T Reducible](n int) []T {
 	} else {
 		recycled.free[words] = free
 	}
-	recycled.Unlock()
-	if first == nil {
-		// 8-byte words, so that the memory suits every element type once recycled
-		first = &make([]uint64, words)[0]
-	}
-	return unsafe.Slice((*T)(unsafe.Pointer(first)), n)
+	return first
 }
 
 // resultTensor is tensorOver for a buffer of resultBuffer: once released, the buffer is
@@ -70,7 +79,7 @@ func resultTensor[T Reducible](view Tensor, data []T) *Tensor {
 // recycleBuffer gives back a buffer of resultBuffer, which nothing reads or writes any more.
 func recycleBuffer[T Reducible](data []T) {
 	words := (len(data)*int(unsafe.Sizeof(T(0))) + 7) / 8
-	if words*8 < recycleMinBytes {
+	if words == 0 || words*8 < recycleMinBytes {
 		return
 	}
 	pointer := weak.Make((*uint64)(unsafe.Pointer(&data[0])))

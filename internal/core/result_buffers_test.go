@@ -55,8 +55,12 @@ func TestResultBuffersRecycled(t *testing.T) {
 func TestResultBuffersBounded(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	n := recycleMinBytes/8 + 3
-	for range 2 * recycleMaxPerSize {
-		recycleBuffer(make([]float64, n))
+	buffers := make([][]float64, 2*recycleMaxPerSize)
+	for i := range buffers {
+		buffers[i] = resultBuffer[float64](n)
+	}
+	for _, buffer := range buffers {
+		recycleBuffer(buffer)
 	}
 	recycled.Lock()
 	waiting := len(recycled.free[(n*8+7)/8])
