@@ -19,8 +19,8 @@
 # next to a plain read of the same values (the table's ratio), once with the threads the
 # library takes for large reductions and once on one thread, as the plain read;
 # bench/reduce_operations.py times them from Python against metatensor-operations on the same
-# numpy-backed tensor map, in alternating rounds (BENCH_REDUCE_ROUNDS, default 5), and prints
-# operations' time over ours.
+# numpy-backed tensor maps (10, 100 and 1,000 structures, the last the acceptance's size), in
+# alternating rounds (BENCH_REDUCE_ROUNDS, default 5), and prints operations' time over ours.
 # `--quick` in BENCH_ARGS makes both a smoke run. Results: $(BUILD)/bench/reduce-c.tsv,
 # reduce-c-one-thread.tsv and reduce-python.tsv.
 #
