@@ -1,5 +1,7 @@
 # `make bench`: times the C API of our library and of the reference with the C programs
-# bench/labels_bench.c (labels), bench/tensor_bench.c (blocks and tensor maps) and
+# bench/labels_bench.c (labels), bench/tensor_bench.c (blocks and tensor maps),
+# bench/map_cycle_bench.c (building and freeing maps, step by step and summed),
+# bench/keys_to_sweep_bench.c (keys_to_samples and keys_to_properties over a sweep of shapes) and
 # bench/io_bench.c (saving and loading a 256 MiB tensor map, against a memcpy), then prints
 # one table comparing them (bench/run.sh) and writes $(BUILD)/bench/results.tsv. Each program
 # is built twice from the same source, each binary with the rpath of its own library
@@ -28,7 +30,7 @@
 
 BENCH_BUILD := $(BUILD)/bench
 BENCH_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror
-BENCH_PROGRAMS := labels_bench tensor_bench io_bench
+BENCH_PROGRAMS := labels_bench tensor_bench map_cycle_bench keys_to_sweep_bench io_bench
 BENCH_COMMON := bench/harness.c bench/bench_array.c
 BENCH_COMMON_HEADERS := bench/harness.h bench/bench_array.h
 BENCH_ARGS ?=
