@@ -16,6 +16,16 @@
 # The cases of BENCH_FASTPATH_CASES also run with their fast path off, in the same rounds, and a
 # last table gives their gains (bench/fastpaths.sh); `make bench BENCH_FASTPATH_CASES=` skips it.
 #
+# Then `make bench` runs bench-reduce (`make bench BENCH_REDUCE=` skips it): the reductions
+# over samples, which only our library has. bench/reduce_bench.c times their values pass in C
+# next to a plain read of the same values (the table's ratio), once with the threads the
+# library takes for large reductions and once on one thread, as the plain read;
+# bench/reduce_operations.py times them from Python against metatensor-operations on the same
+# numpy-backed tensor maps (10, 100 and 1,000 structures, the last the acceptance's size), in
+# alternating rounds (BENCH_REDUCE_ROUNDS, default 5), and prints operations' time over ours.
+# `--quick` in BENCH_ARGS makes both a smoke run. Results: $(BUILD)/bench/reduce-c.tsv,
+# reduce-c-one-thread.tsv and reduce-python.tsv.
+#
 # Included by the top-level Makefile, which defines BUILD, LIB, INCLUDE, HEADERS, REFERENCE.
 
 BENCH_BUILD := $(BUILD)/bench
@@ -25,6 +35,8 @@ BENCH_COMMON := bench/harness.c bench/bench_array.c
 BENCH_COMMON_HEADERS := bench/harness.h bench/bench_array.h
 BENCH_ARGS ?=
 BENCH_ROUNDS ?= 3
+BENCH_REDUCE ?= yes
+BENCH_REDUCE_ROUNDS ?= 5
 # The cases that show each fast path of our library (ID:FASTPATH): run.sh also runs them with
 # that fast path off and prints their gains. A block made in C is made in Go by mts_tensormap:
 # the block fast path shows in mts_block, in mts_tensormap and in both together.
@@ -35,12 +47,24 @@ BENCH_FASTPATH_CASES ?= create_5x3:labels create_unique_5x3:unique tensor_block_
 BENCH_OURS := $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%-ours)
 BENCH_REFERENCE := $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%-reference)
 
-.PHONY: bench
+.PHONY: bench bench-reduce
 
 bench: lib headers reference $(BENCH_OURS) $(BENCH_REFERENCE)
 	BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_FASTPATH_CASES="$(BENCH_FASTPATH_CASES)" bash bench/run.sh $(BENCH_BUILD) $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%) -- $(BENCH_ARGS)
+	$(if $(BENCH_REDUCE),$(MAKE) --no-print-directory bench-reduce)
 
-$(BENCH_OURS): $(BENCH_BUILD)/%-ours: bench/%.c $(BENCH_COMMON) $(BENCH_COMMON_HEADERS) $(LIB) \
+bench-reduce: lib headers $(BUILD)/reduce-operations.stamp $(BENCH_BUILD)/reduce_bench-ours
+	$(BENCH_BUILD)/reduce_bench-ours $(filter --quick,$(BENCH_ARGS)) > $(BENCH_BUILD)/reduce-c.tsv
+	@echo "=== values pass, the library's threads (GOMAXPROCS $${GOMAXPROCS:-unset}, $$(nproc) CPUs)"
+	@sed -n '/^$$/,$$p' $(BENCH_BUILD)/reduce-c.tsv
+	GOMAXPROCS=1 $(BENCH_BUILD)/reduce_bench-ours $(filter --quick,$(BENCH_ARGS)) > $(BENCH_BUILD)/reduce-c-one-thread.tsv
+	@echo "=== values pass, one thread (GOMAXPROCS=1), as the plain read"
+	@sed -n '/^$$/,$$p' $(BENCH_BUILD)/reduce-c-one-thread.tsv
+	METATENSOR_GO_LIBRARY=$(abspath $(LIB)) PYTHONPATH=$(abspath python) $(REFERENCE_VENV)/bin/python \
+		bench/reduce_operations.py $(filter --quick,$(BENCH_ARGS)) --rounds $(BENCH_REDUCE_ROUNDS) \
+		--out $(BENCH_BUILD)/reduce-python.tsv
+
+$(BENCH_OURS) $(BENCH_BUILD)/reduce_bench-ours: $(BENCH_BUILD)/%-ours: bench/%.c $(BENCH_COMMON) $(BENCH_COMMON_HEADERS) $(LIB) \
 		$(addprefix $(INCLUDE)/,$(HEADERS))
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) -I$(INCLUDE) -o $@ $< $(BENCH_COMMON) \

@@ -493,20 +493,22 @@ inline void tensormap_save_buffer(uint8_t **buffer, uintptr_t *buffer_count, voi
 /// new samples are the distinct values of the remaining dimensions, sorted. `reduction` is
 /// "sum", "mean", "var", "std" (as metatensor-operations' functions of the same names), "max"
 /// or "min" (each element, and its gradient, from the first sample holding the extreme value;
-/// NaN propagates). At least one sample dimension must remain. The data must be f64, f32, i64
-/// or i32 on the CPU (mean, var and std need f64 or f32); the new arrays are made by each
-/// block's values array through `from_dlpack`. The keys are kept, the info is not. `tensor`
-/// is not modified. Release the result with `mts_tensormap_free`.
-inline struct mts_tensormap_t *x_tensormap_reduce_over_samples(const struct mts_tensormap_t *tensor, const char *const *sample_names, uintptr_t sample_names_count, const char *reduction) {
-    auto* result = mtsx_tensormap_reduce_over_samples(tensor, sample_names, sample_names_count, reduction);
+/// NaN propagates, the first NaN being selected, unless `ignore_nan` is set: NaN members are
+/// then skipped, and a group of NaN only gives NaN from its first sample). `ignore_nan` must
+/// be false for the other reductions. At least one sample dimension must remain. The data
+/// must be f64, f32, i64 or i32 on the CPU (mean, var and std need f64 or f32); the new
+/// arrays are made by each block's values array through `from_dlpack`. The keys are kept, the
+/// info is not. `tensor` is not modified. Release the result with `mts_tensormap_free`.
+inline struct mts_tensormap_t *x_tensormap_reduce_over_samples(const struct mts_tensormap_t *tensor, const char *const *sample_names, uintptr_t sample_names_count, const char *reduction, bool ignore_nan) {
+    auto* result = mtsx_tensormap_reduce_over_samples(tensor, sample_names, sample_names_count, reduction, ignore_nan);
     metatensor::details::check_pointer(result);
     return result;
 }
 
 /// Builds a new block from `block` as `mtsx_tensormap_reduce_over_samples` builds each of its
 /// blocks. `block` is not modified. Release the result with `mts_block_free`.
-inline struct mts_block_t *x_block_reduce_over_samples(const struct mts_block_t *block, const char *const *sample_names, uintptr_t sample_names_count, const char *reduction) {
-    auto* result = mtsx_block_reduce_over_samples(block, sample_names, sample_names_count, reduction);
+inline struct mts_block_t *x_block_reduce_over_samples(const struct mts_block_t *block, const char *const *sample_names, uintptr_t sample_names_count, const char *reduction, bool ignore_nan) {
+    auto* result = mtsx_block_reduce_over_samples(block, sample_names, sample_names_count, reduction, ignore_nan);
     metatensor::details::check_pointer(result);
     return result;
 }
