@@ -1,5 +1,7 @@
 # `make bench`: times the C API of our library and of the reference with the C programs
-# bench/labels_bench.c (labels), bench/tensor_bench.c (blocks and tensor maps) and
+# bench/labels_bench.c (labels), bench/tensor_bench.c (blocks and tensor maps),
+# bench/map_cycle_bench.c (building and freeing maps, step by step and summed),
+# bench/keys_to_sweep_bench.c (keys_to_samples and keys_to_properties over a sweep of shapes) and
 # bench/io_bench.c (saving and loading a 256 MiB tensor map, against a memcpy), then prints
 # one table comparing them (bench/run.sh) and writes $(BUILD)/bench/results.tsv. Each program
 # is built twice from the same source, each binary with the rpath of its own library
@@ -14,15 +16,27 @@
 # The cases of BENCH_FASTPATH_CASES also run with their fast path off, in the same rounds, and a
 # last table gives their gains (bench/fastpaths.sh); `make bench BENCH_FASTPATH_CASES=` skips it.
 #
+# Then `make bench` runs bench-reduce (`make bench BENCH_REDUCE=` skips it): the reductions
+# over samples, which only our library has. bench/reduce_bench.c times their values pass in C
+# next to a plain read of the same values (the table's ratio), once with the threads the
+# library takes for large reductions and once on one thread, as the plain read;
+# bench/reduce_operations.py times them from Python against metatensor-operations on the same
+# numpy-backed tensor maps (10, 100 and 1,000 structures, the last the acceptance's size), in
+# alternating rounds (BENCH_REDUCE_ROUNDS, default 5), and prints operations' time over ours.
+# `--quick` in BENCH_ARGS makes both a smoke run. Results: $(BUILD)/bench/reduce-c.tsv,
+# reduce-c-one-thread.tsv and reduce-python.tsv.
+#
 # Included by the top-level Makefile, which defines BUILD, LIB, INCLUDE, HEADERS, REFERENCE.
 
 BENCH_BUILD := $(BUILD)/bench
 BENCH_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror
-BENCH_PROGRAMS := labels_bench tensor_bench io_bench
+BENCH_PROGRAMS := labels_bench tensor_bench map_cycle_bench keys_to_sweep_bench io_bench
 BENCH_COMMON := bench/harness.c bench/bench_array.c
 BENCH_COMMON_HEADERS := bench/harness.h bench/bench_array.h
 BENCH_ARGS ?=
 BENCH_ROUNDS ?= 3
+BENCH_REDUCE ?= yes
+BENCH_REDUCE_ROUNDS ?= 5
 # The cases that show each fast path of our library (ID:FASTPATH): run.sh also runs them with
 # that fast path off and prints their gains. A block made in C is made in Go by mts_tensormap:
 # the block fast path shows in mts_block, in mts_tensormap and in both together.
@@ -33,12 +47,24 @@ BENCH_FASTPATH_CASES ?= create_5x3:labels create_unique_5x3:unique tensor_block_
 BENCH_OURS := $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%-ours)
 BENCH_REFERENCE := $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%-reference)
 
-.PHONY: bench
+.PHONY: bench bench-reduce
 
 bench: lib headers reference $(BENCH_OURS) $(BENCH_REFERENCE)
 	BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_FASTPATH_CASES="$(BENCH_FASTPATH_CASES)" bash bench/run.sh $(BENCH_BUILD) $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%) -- $(BENCH_ARGS)
+	$(if $(BENCH_REDUCE),$(MAKE) --no-print-directory bench-reduce)
 
-$(BENCH_OURS): $(BENCH_BUILD)/%-ours: bench/%.c $(BENCH_COMMON) $(BENCH_COMMON_HEADERS) $(LIB) \
+bench-reduce: lib headers $(BUILD)/reduce-operations.stamp $(BENCH_BUILD)/reduce_bench-ours
+	$(BENCH_BUILD)/reduce_bench-ours $(filter --quick,$(BENCH_ARGS)) > $(BENCH_BUILD)/reduce-c.tsv
+	@echo "=== values pass, the library's threads (GOMAXPROCS $${GOMAXPROCS:-unset}, $$(nproc) CPUs)"
+	@sed -n '/^$$/,$$p' $(BENCH_BUILD)/reduce-c.tsv
+	GOMAXPROCS=1 $(BENCH_BUILD)/reduce_bench-ours $(filter --quick,$(BENCH_ARGS)) > $(BENCH_BUILD)/reduce-c-one-thread.tsv
+	@echo "=== values pass, one thread (GOMAXPROCS=1), as the plain read"
+	@sed -n '/^$$/,$$p' $(BENCH_BUILD)/reduce-c-one-thread.tsv
+	METATENSOR_GO_LIBRARY=$(abspath $(LIB)) PYTHONPATH=$(abspath python) $(REFERENCE_VENV)/bin/python \
+		bench/reduce_operations.py $(filter --quick,$(BENCH_ARGS)) --rounds $(BENCH_REDUCE_ROUNDS) \
+		--out $(BENCH_BUILD)/reduce-python.tsv
+
+$(BENCH_OURS) $(BENCH_BUILD)/reduce_bench-ours: $(BENCH_BUILD)/%-ours: bench/%.c $(BENCH_COMMON) $(BENCH_COMMON_HEADERS) $(LIB) \
 		$(addprefix $(INCLUDE)/,$(HEADERS))
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) -I$(INCLUDE) -o $@ $< $(BENCH_COMMON) \

@@ -10,6 +10,7 @@
 
 const DLDataType BENCH_I32 = {.code = kDLInt, .bits = 32, .lanes = 1};
 const DLDataType BENCH_F64 = {.code = kDLFloat, .bits = 64, .lanes = 1};
+const DLDataType BENCH_F32 = {.code = kDLFloat, .bits = 32, .lanes = 1};
 
 static mts_data_origin_t bench_origin;
 
@@ -133,6 +134,10 @@ static struct bench_array *header_new(DLDataType dtype, uintptr_t ndim, const ui
     array->data = NULL;
     array->imported = NULL;
     return array;
+}
+
+struct bench_array *bench_array_new_shape_only(DLDataType dtype, uintptr_t ndim, const uintptr_t *shape) {
+    return header_new(dtype, ndim, shape);
 }
 
 struct bench_array *bench_array_new(DLDataType dtype, uintptr_t ndim, const uintptr_t *shape) {
@@ -571,19 +576,27 @@ mts_array_t bench_array_share(struct bench_array *array) {
     return bench_array_adopt(bench_array_retain(array));
 }
 
-mts_array_t bench_array_scalar_f64(double value) {
-    struct bench_array *array = bench_array_new(BENCH_F64, 0, NULL);
+mts_array_t bench_array_scalar(DLDataType dtype, double value) {
+    struct bench_array *array = NULL;
+    if (same_dtype(dtype, BENCH_F64) || same_dtype(dtype, BENCH_F32)) {
+        array = bench_array_new(dtype, 0, NULL);
+    }
     if (array == NULL) {
         mts_array_t none = {0};
         return none;
     }
-    memcpy(array->data, &value, sizeof value);
+    if (dtype.bits == 64) {
+        memcpy(array->data, &value, sizeof value);
+    } else {
+        float single = (float)value;
+        memcpy(array->data, &single, sizeof single);
+    }
     return bench_array_adopt(array);
 }
 
 /* ------------------------------------------------------------------ labels */
 
-const mts_labels_t *bench_range_labels(const char *name, int32_t first, uintptr_t count) {
+static const mts_labels_t *range_labels(const char *name, int32_t first, uintptr_t count, bool assume_unique) {
     struct bench_array *values = bench_array_new_i32(count, 1);
     if (values == NULL) {
         bench_fail("out of memory");
@@ -594,12 +607,30 @@ const mts_labels_t *bench_range_labels(const char *name, int32_t first, uintptr_
         rows[i] = first + (int32_t)i;
     }
     const char *names[] = {name};
+    if (assume_unique) {
+        const mts_labels_t *labels = mts_labels_assume_unique(names, 1, bench_array_adopt(values));
+        bench_pointer(labels, "mts_labels_assume_unique");
+        return labels;
+    }
     const mts_labels_t *labels = mts_labels(names, 1, bench_array_adopt(values));
     bench_pointer(labels, "mts_labels");
     return labels;
 }
 
+const mts_labels_t *bench_range_labels(const char *name, int32_t first, uintptr_t count) {
+    return range_labels(name, first, count, false);
+}
+
+const mts_labels_t *bench_unique_range_labels(const char *name, int32_t first, uintptr_t count) {
+    return range_labels(name, first, count, true);
+}
+
 const mts_labels_t *bench_pair_labels(const char *first, const char *second, uintptr_t count, uintptr_t per_first) {
+    return bench_shuffled_pair_labels(first, second, count, per_first, 0);
+}
+
+const mts_labels_t *bench_shuffled_pair_labels(const char *first, const char *second, uintptr_t count,
+                                               uintptr_t per_first, uint64_t seed) {
     struct bench_array *values = bench_array_new_i32(count, 2);
     if (values == NULL) {
         bench_fail("out of memory");
@@ -609,6 +640,15 @@ const mts_labels_t *bench_pair_labels(const char *first, const char *second, uin
     for (uintptr_t i = 0; i < count; i++) {
         rows[2 * i] = (int32_t)(i / per_first);
         rows[2 * i + 1] = (int32_t)(i % per_first);
+    }
+    for (uintptr_t i = count; seed != 0 && i > 1; i--) { /* Fisher-Yates, with splitmix64 */
+        uint64_t z = (seed += 0x9e3779b97f4a7c15u);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+        uintptr_t j = (uintptr_t)((z ^ (z >> 31)) % i);
+        int32_t row[2] = {rows[2 * (i - 1)], rows[2 * (i - 1) + 1]};
+        rows[2 * (i - 1)] = rows[2 * j], rows[2 * (i - 1) + 1] = rows[2 * j + 1];
+        rows[2 * j] = row[0], rows[2 * j + 1] = row[1];
     }
     const char *names[] = {first, second};
     const mts_labels_t *labels = mts_labels(names, 2, bench_array_adopt(values));
@@ -669,4 +709,31 @@ mts_tensormap_t *bench_dense_map_new(uintptr_t blocks_count, uintptr_t samples_c
     bench_labels_free(&component);
     bench_labels_free(&properties);
     return map;
+}
+
+int bench_keys_to_loop(const mts_tensormap_t *map, const mts_labels_t *keys_to_move, bool to_samples,
+                       bool sort_samples, DLDataType dtype, uint64_t n, double *elapsed_ns,
+                       int (*check)(const void *context, mts_tensormap_t *moved), const void *context) {
+    const char *call = to_samples ? "mts_tensormap_keys_to_samples" : "mts_tensormap_keys_to_properties";
+    *elapsed_ns = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        mts_array_t fill = bench_array_scalar(dtype, 0.0);
+        if (fill.ptr == NULL) {
+            bench_fail("out of memory");
+            return -1;
+        }
+        double start = bench_now_ns();
+        mts_tensormap_t *moved = to_samples ? mts_tensormap_keys_to_samples(map, keys_to_move, fill, sort_samples)
+                                            : mts_tensormap_keys_to_properties(map, keys_to_move, fill, sort_samples);
+        *elapsed_ns += bench_now_ns() - start;
+        if (bench_pointer(moved, call) != 0) {
+            return -1;
+        }
+        int checked = check(context, moved);
+        mts_tensormap_free(moved);
+        if (checked != 0) {
+            return -1;
+        }
+    }
+    return 0;
 }

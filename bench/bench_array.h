@@ -35,6 +35,7 @@
 #define MTS_BENCH_ARRAY_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <metatensor.h>
@@ -53,6 +54,7 @@ struct bench_array {
 
 extern const DLDataType BENCH_I32;
 extern const DLDataType BENCH_F64;
+extern const DLDataType BENCH_F32;
 
 /* Registers `origin_name` as the data origin of every bench array. Returns 0, or -1 (the
  * arrays then report origin 0, "unregistered origin"). */
@@ -64,6 +66,9 @@ void bench_array_finish(void);
 /* A new array holding one reference (its maker's), with uninitialised data; NULL when out
  * of memory or when the dtype or the rank is not supported. */
 struct bench_array *bench_array_new(DLDataType dtype, uintptr_t ndim, const uintptr_t *shape);
+/* A new array without data (data is NULL): for code that only reads shapes; the members
+ * that read or write data must not be called on it. */
+struct bench_array *bench_array_new_shape_only(DLDataType dtype, uintptr_t ndim, const uintptr_t *shape);
 /* A new i32 array of shape (count, size). */
 struct bench_array *bench_array_new_i32(uintptr_t count, uintptr_t size);
 
@@ -78,16 +83,22 @@ void bench_array_release(struct bench_array *array);
 mts_array_t bench_array_adopt(struct bench_array *array);
 /* An mts_array_t sharing `array` with its other holders. */
 mts_array_t bench_array_share(struct bench_array *array);
-/* A scalar f64 array (for fill values); .ptr is NULL when out of memory. */
-mts_array_t bench_array_scalar_f64(double value);
+/* A scalar array of dtype BENCH_F64 or BENCH_F32 holding `value` (for fill values); .ptr is
+ * NULL when out of memory or for another dtype. */
+mts_array_t bench_array_scalar(DLDataType dtype, double value);
 
 /* Labels the benchmarks build, in bench arrays (NULL after bench_fail / bench_pointer on
  * failure): `name` = first, first + 1, ... (count entries); and (first, second) =
  * (i / per_first, i % per_first) for i < count, which is sorted. bench_labels_free frees and
  * clears a pointer that may be NULL. */
 const mts_labels_t *bench_range_labels(const char *name, int32_t first, uintptr_t count);
+/* bench_range_labels made with mts_labels_assume_unique. */
+const mts_labels_t *bench_unique_range_labels(const char *name, int32_t first, uintptr_t count);
 const mts_labels_t *bench_pair_labels(const char *first, const char *second, uintptr_t count, uintptr_t per_first);
 void bench_labels_free(const mts_labels_t **labels);
+/* bench_pair_labels with its rows in an order shuffled by `seed` (0: not shuffled). */
+const mts_labels_t *bench_shuffled_pair_labels(const char *first, const char *second, uintptr_t count,
+                                               uintptr_t per_first, uint64_t seed);
 
 /* A tensor map of f64 blocks for the benchmarks: keys "key" = 0..blocks-1; every block has
  * the samples (system, atom) = (i / atoms_per_system, i % atoms_per_system), one component
@@ -95,5 +106,13 @@ void bench_labels_free(const mts_labels_t **labels);
  * 1 + b * block_size + e. NULL after bench_fail / bench_pointer on failure. */
 mts_tensormap_t *bench_dense_map_new(uintptr_t blocks_count, uintptr_t samples_count, uintptr_t atoms_per_system,
                                      uintptr_t components_count, int32_t component_first, uintptr_t properties_count);
+
+/* Times n calls of mts_tensormap_keys_to_samples (to_samples) or _keys_to_properties on `map`,
+ * each given a new scalar fill value of `dtype` made before the timer; `check` looks at each
+ * result after the timer, which is then freed. Sets *elapsed_ns; returns 0, or -1 after
+ * bench_fail. */
+int bench_keys_to_loop(const mts_tensormap_t *map, const mts_labels_t *keys_to_move, bool to_samples,
+                       bool sort_samples, DLDataType dtype, uint64_t n, double *elapsed_ns,
+                       int (*check)(const void *context, mts_tensormap_t *moved), const void *context);
 
 #endif

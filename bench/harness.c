@@ -3,6 +3,8 @@
 
 #include "harness.h"
 
+#include "bench_array.h"
+
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -239,4 +241,23 @@ int bench_run(const bench_case *cases, size_t count, const bench_args *args) {
         }
     }
     return failed;
+}
+
+int bench_main(int argc, char **argv, const bench_case *cases, size_t count, const void *symbol,
+               const char *timing, const char *origin, void (*cleanup)(void)) {
+    bench_args args;
+    int code = bench_parse_args(argc, argv, cases, count, NULL, &args);
+    if (code >= 0) {
+        return code;
+    }
+    bench_print_preamble(symbol, timing);
+    mts_disable_panic_printing();
+    bench_array_init(origin); /* else the origin reads "unregistered origin" */
+    bench_run(cases, count, &args);
+    if (cleanup != NULL) {
+        cleanup();
+    }
+    bench_array_finish();
+    bench_args_free(&args);
+    return 0;
 }

@@ -100,4 +100,11 @@ void bench_print_preamble(const void *symbol, const char *timing);
 /* Runs the wanted cases, printing one row each; returns how many of them failed. */
 int bench_run(const bench_case *cases, size_t count, const bench_args *args);
 
+/* The whole main of a program whose cases need nothing but bench arrays: parses the
+ * arguments, prints the preamble (see bench_print_preamble), registers `origin` as the bench
+ * arrays' origin, runs the cases, then calls `cleanup` (may be NULL) and frees what the
+ * harness and the bench arrays kept. Returns the exit code. */
+int bench_main(int argc, char **argv, const bench_case *cases, size_t count, const void *symbol,
+               const char *timing, const char *origin, void (*cleanup)(void));
+
 #endif

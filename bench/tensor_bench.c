@@ -303,9 +303,6 @@ static void wide_free(void) {
     bench_labels_free(&wide.keys_to_move);
 }
 
-typedef mts_tensormap_t *(*keys_to_fn)(const mts_tensormap_t *tensor, const mts_labels_t *keys_to_move,
-                                        mts_array_t fill_value, bool sort_samples);
-
 struct keys_to_case {
     bool to_samples; /* else to properties */
     bool sort_samples;
@@ -342,7 +339,8 @@ static int labels_rows(const mts_labels_t *labels, const char *what, uintptr_t c
 }
 
 /* Checks the shape of the merged map and, at random points, its labels and values. */
-static int check_moved(const struct keys_to_case *c, mts_tensormap_t *merged) {
+static int check_moved(const void *context, mts_tensormap_t *merged) {
+    const struct keys_to_case *c = context;
     const int32_t *keys = NULL, *samples = NULL, *properties = NULL;
     if (labels_rows(mts_tensormap_keys(merged), "mts_tensormap_keys", 1, 1, &keys) != 0) {
         return -1;
@@ -426,28 +424,8 @@ static int run_keys_to(void *context, uint64_t n, double *elapsed_ns) {
     if (wide_get() != 0) {
         return -1;
     }
-    keys_to_fn move = c->to_samples ? mts_tensormap_keys_to_samples : mts_tensormap_keys_to_properties;
-    const char *call = c->to_samples ? "mts_tensormap_keys_to_samples" : "mts_tensormap_keys_to_properties";
-    *elapsed_ns = 0;
-    for (uint64_t i = 0; i < n; i++) {
-        mts_array_t fill = bench_array_scalar_f64(0.0);
-        if (fill.ptr == NULL) {
-            bench_fail("out of memory");
-            return -1;
-        }
-        double start = bench_now_ns();
-        mts_tensormap_t *result = move(wide.map, wide.keys_to_move, fill, c->sort_samples);
-        *elapsed_ns += bench_now_ns() - start;
-        if (bench_pointer(result, call) != 0) {
-            return -1;
-        }
-        int checked = check_moved(c, result);
-        mts_tensormap_free(result);
-        if (checked != 0) {
-            return -1;
-        }
-    }
-    return 0;
+    return bench_keys_to_loop(wide.map, wide.keys_to_move, c->to_samples, c->sort_samples, BENCH_F64, n, elapsed_ns,
+                              check_moved, c);
 }
 
 /* ------------------------------------------------------------------ the list */
@@ -479,24 +457,14 @@ static const bench_case CASES[] = {
 
 /* ------------------------------------------------------------------ main */
 
-int main(int argc, char **argv) {
-    bench_args args;
-    int code = bench_parse_args(argc, argv, CASES, CASES_COUNT, NULL, &args);
-    if (code >= 0) {
-        return code;
-    }
-    bench_print_preamble((const void *)mts_tensormap,
-                         "tensor maps: blocks made before, maps freed after mts_tensormap; keys_to_*: fill value "
-                         "made before, result checked and freed after the timed region, create/move_data callbacks inside it");
-
-    mts_disable_panic_printing();
-    bench_array_init("metatensor-go.bench.tensor"); /* else the origin reads "unregistered origin" */
-
-    bench_run(CASES, CASES_COUNT, &args);
-
+static void tensor_bench_free(void) {
     wide_free();
     small_free();
-    bench_array_finish();
-    bench_args_free(&args);
-    return 0;
+}
+
+int main(int argc, char **argv) {
+    return bench_main(argc, argv, CASES, CASES_COUNT, (const void *)mts_tensormap,
+                      "tensor maps: blocks made before, maps freed after mts_tensormap; keys_to_*: fill value "
+                      "made before, result checked and freed after the timed region, create/move_data callbacks inside it",
+                      "metatensor-go.bench.tensor", tensor_bench_free);
 }

@@ -74,6 +74,20 @@ func Outputs(in *Input) ([]Output, error) {
 		{"bindings/c/include/metatensor/version.h", cheader.Version(api)},
 		{cppname.Header, cpp.Generate(api, in.Cpp)},
 	}
+	for _, class := range cpp.MethodClasses(in.Cpp) {
+		methods, err := cpp.Fragment(api, in.Cpp, class)
+		if err != nil {
+			return nil, err
+		}
+		outputs = append(outputs, Output{class.Fragment(), methods})
+	}
+	declarations, definitions, err := cpp.IOFragments(api, in.Cpp)
+	if err != nil {
+		return nil, err
+	}
+	if declarations != nil {
+		outputs = append(outputs, Output{cppname.IODeclarations, declarations}, Output{cppname.IODefinitions, definitions})
+	}
 	status, err := gocore.Status(api)
 	if err != nil {
 		return nil, err

@@ -414,9 +414,9 @@ func mtsgo_tensormap_save_buffer(buffer **C.uint8_t, buffer_count *C.uintptr_t, 
 // mtsgo_x_tensormap_reduce_over_samples is the Go body of mtsx_tensormap_reduce_over_samples.
 //
 //export mtsgo_x_tensormap_reduce_over_samples
-func mtsgo_x_tensormap_reduce_over_samples(tensor *C.struct_mts_tensormap_t, sample_names **C.char, sample_names_count C.uintptr_t, reduction *C.char) (result *C.struct_mts_tensormap_t) {
+func mtsgo_x_tensormap_reduce_over_samples(tensor *C.struct_mts_tensormap_t, sample_names **C.char, sample_names_count C.uintptr_t, reduction *C.char, ignore_nan C.bool) (result *C.struct_mts_tensormap_t) {
 	defer recoverObject("mtsx_tensormap_reduce_over_samples", &result)
-	value, err := implXTensormapReduceOverSamples(tensor, sample_names, sample_names_count, reduction)
+	value, err := implXTensormapReduceOverSamples(tensor, sample_names, sample_names_count, reduction, ignore_nan)
 	if err != nil {
 		recordError(err)
 		return nil
@@ -427,9 +427,9 @@ func mtsgo_x_tensormap_reduce_over_samples(tensor *C.struct_mts_tensormap_t, sam
 // mtsgo_x_block_reduce_over_samples is the Go body of mtsx_block_reduce_over_samples.
 //
 //export mtsgo_x_block_reduce_over_samples
-func mtsgo_x_block_reduce_over_samples(block *C.struct_mts_block_t, sample_names **C.char, sample_names_count C.uintptr_t, reduction *C.char) (result *C.struct_mts_block_t) {
+func mtsgo_x_block_reduce_over_samples(block *C.struct_mts_block_t, sample_names **C.char, sample_names_count C.uintptr_t, reduction *C.char, ignore_nan C.bool) (result *C.struct_mts_block_t) {
 	defer recoverObject("mtsx_block_reduce_over_samples", &result)
-	value, err := implXBlockReduceOverSamples(block, sample_names, sample_names_count, reduction)
+	value, err := implXBlockReduceOverSamples(block, sample_names, sample_names_count, reduction, ignore_nan)
 	if err != nil {
 		recordError(err)
 		return nil

@@ -444,8 +444,8 @@ func implTensormapSaveBuffer(buffer **C.uint8_t, buffer_count *C.uintptr_t, real
 	})
 }
 
-// implXTensormapReduceOverSamples is the body of mtsx_tensormap_reduce_over_samples, generated from the core call tensor.ReduceOverSamplesNamed(sample_names, reduction).
-func implXTensormapReduceOverSamples(tensor *C.struct_mts_tensormap_t, sample_names **C.char, sample_names_count C.uintptr_t, reduction *C.char) (*C.struct_mts_tensormap_t, error) {
+// implXTensormapReduceOverSamples is the body of mtsx_tensormap_reduce_over_samples, generated from the core call tensor.ReduceOverSamplesNamed(sample_names, reduction, ignore_nan).
+func implXTensormapReduceOverSamples(tensor *C.struct_mts_tensormap_t, sample_names **C.char, sample_names_count C.uintptr_t, reduction *C.char, ignore_nan C.bool) (*C.struct_mts_tensormap_t, error) {
 	tensorCore, err := tensorMapOf(tensor)
 	if err != nil {
 		return nil, err
@@ -454,15 +454,15 @@ func implXTensormapReduceOverSamples(tensor *C.struct_mts_tensormap_t, sample_na
 	if err != nil {
 		return nil, err
 	}
-	out0, err := tensorCore.tensor.ReduceOverSamplesNamed(sampleNamesCore, C.GoString(reduction))
+	out0, err := tensorCore.tensor.ReduceOverSamplesNamed(sampleNamesCore, C.GoString(reduction), bool(ignore_nan))
 	if err != nil {
 		return nil, err
 	}
 	return newTensorMapRecord(out0), nil
 }
 
-// implXBlockReduceOverSamples is the body of mtsx_block_reduce_over_samples, generated from the core call block.ReduceOverSamplesNamed(sample_names, reduction).
-func implXBlockReduceOverSamples(block *C.struct_mts_block_t, sample_names **C.char, sample_names_count C.uintptr_t, reduction *C.char) (*C.struct_mts_block_t, error) {
+// implXBlockReduceOverSamples is the body of mtsx_block_reduce_over_samples, generated from the core call block.ReduceOverSamplesNamed(sample_names, reduction, ignore_nan).
+func implXBlockReduceOverSamples(block *C.struct_mts_block_t, sample_names **C.char, sample_names_count C.uintptr_t, reduction *C.char, ignore_nan C.bool) (*C.struct_mts_block_t, error) {
 	blockCore, err := blockOf(block)
 	if err != nil {
 		return nil, err
@@ -471,7 +471,7 @@ func implXBlockReduceOverSamples(block *C.struct_mts_block_t, sample_names **C.c
 	if err != nil {
 		return nil, err
 	}
-	out0, err := blockCore.ReduceOverSamplesNamed(sampleNamesCore, C.GoString(reduction))
+	out0, err := blockCore.ReduceOverSamplesNamed(sampleNamesCore, C.GoString(reduction), bool(ignore_nan))
 	if err != nil {
 		return nil, err
 	}

@@ -844,7 +844,7 @@ mts_status_t mts_tensormap_save_buffer(uint8_t **buffer, uintptr_t *buffer_count
     return mtsgo_tensormap_save_buffer(buffer, buffer_count, realloc_user_data, realloc, (struct mts_tensormap_t *)tensor_record);
 }
 
-struct mts_tensormap_t *mtsx_tensormap_reduce_over_samples(const struct mts_tensormap_t *tensor, const char *const *sample_names, uintptr_t sample_names_count, const char *reduction) {
+struct mts_tensormap_t *mtsx_tensormap_reduce_over_samples(const struct mts_tensormap_t *tensor, const char *const *sample_names, uintptr_t sample_names_count, const char *reduction, bool ignore_nan) {
     if (tensor == NULL) {
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
         return NULL;
@@ -861,11 +861,11 @@ struct mts_tensormap_t *mtsx_tensormap_reduce_over_samples(const struct mts_tens
     if (tensor_record == NULL) {
         return NULL;
     }
-    struct mts_tensormap_t *result = mtsgo_x_tensormap_reduce_over_samples((struct mts_tensormap_t *)tensor_record, (char **)sample_names, sample_names_count, (char *)reduction);
+    struct mts_tensormap_t *result = mtsgo_x_tensormap_reduce_over_samples((struct mts_tensormap_t *)tensor_record, (char **)sample_names, sample_names_count, (char *)reduction, ignore_nan);
     return mtsgo_handle_of_result(result);
 }
 
-struct mts_block_t *mtsx_block_reduce_over_samples(const struct mts_block_t *block, const char *const *sample_names, uintptr_t sample_names_count, const char *reduction) {
+struct mts_block_t *mtsx_block_reduce_over_samples(const struct mts_block_t *block, const char *const *sample_names, uintptr_t sample_names_count, const char *reduction, bool ignore_nan) {
     if (block == NULL) {
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
         return NULL;
@@ -882,6 +882,6 @@ struct mts_block_t *mtsx_block_reduce_over_samples(const struct mts_block_t *blo
     if (block_record == NULL) {
         return NULL;
     }
-    struct mts_block_t *result = mtsgo_x_block_reduce_over_samples((struct mts_block_t *)block_record, (char **)sample_names, sample_names_count, (char *)reduction);
+    struct mts_block_t *result = mtsgo_x_block_reduce_over_samples((struct mts_block_t *)block_record, (char **)sample_names, sample_names_count, (char *)reduction, ignore_nan);
     return mtsgo_handle_of_result(result);
 }

@@ -10,16 +10,23 @@
 #                        reference's 0.2.6 C++ API with its exact type, against the reference's
 #                        headers and against ours
 #   cpp-examples         builds and runs examples/cpp/*.cpp
+#   cpp-reference-suite  the reference's own C++ test suite (Catch), from the metatensor source
+#                        tree METATENSOR_SOURCE (e.g. a `git archive` of github.com/metatensor/
+#                        metatensor), built by reference-suite/CMakeLists.txt against our C++
+#                        headers and library, run plain and under AddressSanitizer +
+#                        UndefinedBehaviorSanitizer; without METATENSOR_SOURCE it says it was
+#                        skipped (CI can not fetch the source)
 
 CPP_INCLUDE := bindings/cpp/include
 CPP_HEADERS := $(shell find $(CPP_INCLUDE) -name '*.hpp' 2>/dev/null)
 CPP_TESTS_DIR := bindings/cpp/tests
 CPP_SANITIZERS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: cpp-signatures cpp-tests cpp-tests-plain cpp-tests-sanitized cpp-tests-reference cpp-examples cpp-install gtest
+.PHONY: cpp-signatures cpp-tests cpp-tests-plain cpp-tests-sanitized cpp-tests-reference cpp-examples cpp-install gtest \
+        cpp-reference-suite
 
 all: cpp-examples
-test: cpp-tests
+test: cpp-tests cpp-reference-suite
 install: cpp-install
 
 gtest:
@@ -49,6 +56,26 @@ cpp-tests-reference: reference gtest
 	$(call cpp_ctest,$(BUILD)/cpp-tests-reference,-DMETATENSOR_LIB_DIR=$(abspath $(REFERENCE)/lib) \
 		-DMETATENSOR_C_INCLUDE=$(abspath $(REFERENCE)/include) -DMETATENSOR_CXX_INCLUDE=$(abspath $(REFERENCE)/include) \
 		-DCMAKE_CXX_FLAGS=-DMTS_TEST_REFERENCE)
+
+# $(1): the build directory; $(2): extra arguments of the configuration
+define cpp_reference_suite
+	cmake -S bindings/cpp/reference-suite -B $(1) -G Ninja -DMETATENSOR_SOURCE=$(abspath $(METATENSOR_SOURCE)) \
+		-DMETATENSOR_LIB_DIR=$(abspath $(BUILD)/lib) -DMETATENSOR_C_INCLUDE=$(abspath $(INCLUDE)) $(2) \
+		>$(1).log || { cat $(1).log; exit 1; }
+	cmake --build $(1)
+	cd $(1) && { ctest -V >ctest.log 2>&1 || { cat ctest.log; exit 1; }; }
+	grep -E '^[0-9]+: All tests passed|tests passed' $(1)/ctest.log
+endef
+
+METATENSOR_SOURCE ?=
+ifeq ($(METATENSOR_SOURCE),)
+cpp-reference-suite:
+	@echo "cpp-reference-suite: skipped, METATENSOR_SOURCE is not set (a metatensor source tree, which CI can not download)"
+else
+cpp-reference-suite: lib headers
+	$(call cpp_reference_suite,$(BUILD)/cpp-reference-suite,)
+	$(call cpp_reference_suite,$(BUILD)/cpp-reference-suite-sanitized,"-DCMAKE_CXX_FLAGS=$(CPP_SANITIZERS)")
+endif
 
 cpp-examples: lib headers
 	@mkdir -p $(BUILD)/examples

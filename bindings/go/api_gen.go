@@ -747,14 +747,15 @@ func (t *TensorMap) SaveBuffer() (data []byte, err error) {
 
 // ReduceOverSamples combines, in every block, the samples that differ only in the sample
 // dimensions sampleNames, in the values and in every gradient; reduction is "sum", "mean",
-// "var", "std", "max" or "min" (an extension of this library, not in metatensor-core).
-func (t *TensorMap) ReduceOverSamples(sampleNames []string, reduction string) (result *TensorMap, err error) {
+// "var", "std", "max" or "min", and ignoreNaN makes max and min skip NaN rather than
+// propagate it (an extension of this library, not in metatensor-core).
+func (t *TensorMap) ReduceOverSamples(sampleNames []string, reduction string, ignoreNaN bool) (result *TensorMap, err error) {
 	defer runtime.KeepAlive(t)
 	tensorCore, err := t.get()
 	if err != nil {
 		return
 	}
-	out0, err := tensorCore.ReduceOverSamplesNamed(sampleNames, reduction)
+	out0, err := tensorCore.ReduceOverSamplesNamed(sampleNames, reduction, ignoreNaN)
 	if err != nil {
 		return
 	}
@@ -764,14 +765,15 @@ func (t *TensorMap) ReduceOverSamples(sampleNames []string, reduction string) (r
 
 // ReduceOverSamples combines the samples that differ only in the sample dimensions
 // sampleNames, in the values and in every gradient; reduction is "sum", "mean", "var",
-// "std", "max" or "min" (an extension of this library, not in metatensor-core).
-func (b *TensorBlock) ReduceOverSamples(sampleNames []string, reduction string) (result *TensorBlock, err error) {
+// "std", "max" or "min", and ignoreNaN makes max and min skip NaN rather than propagate it
+// (an extension of this library, not in metatensor-core).
+func (b *TensorBlock) ReduceOverSamples(sampleNames []string, reduction string, ignoreNaN bool) (result *TensorBlock, err error) {
 	defer runtime.KeepAlive(b)
 	blockCore, err := b.get()
 	if err != nil {
 		return
 	}
-	out0, err := blockCore.ReduceOverSamplesNamed(sampleNames, reduction)
+	out0, err := blockCore.ReduceOverSamplesNamed(sampleNames, reduction, ignoreNaN)
 	if err != nil {
 		return
 	}

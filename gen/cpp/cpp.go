@@ -1,7 +1,8 @@
 // Package cpp writes the rule-derived part of the C++ binding: one checked call per function
 // of the ABI that spec/bindings/cpp.yaml maps, which calls the C function and turns its
-// failure (an error status, a NULL object) into a metatensor::Error. The classes around them
-// are hand-written in bindings/cpp/include.
+// failure (an error status, a NULL object) into a metatensor::Error; and the methods of the
+// classes that map one to one onto a C function (methods.go). The rest of the classes is
+// hand-written in bindings/cpp/include.
 package cpp
 
 import (
@@ -41,8 +42,12 @@ func function(b *strings.Builder, f *spec.Function, entry *Entry) {
 	for _, line := range text.Wrap(f.Doc, 90) {
 		fmt.Fprintf(b, "%s\n", strings.TrimRight("/// "+line, " "))
 	}
-	if len(entry.Users) > 0 {
-		fmt.Fprintf(b, "/// Used by %s.\n", strings.Join(entry.Users, ", "))
+	users := entry.Users
+	if entry.Method != "" {
+		users = append([]string{entry.Method + " (generated)"}, users...)
+	}
+	if len(users) > 0 {
+		fmt.Fprintf(b, "/// Used by %s.\n", strings.Join(users, ", "))
 	}
 	names := make([]string, len(f.Params))
 	for i, p := range f.Params {

@@ -10,7 +10,7 @@ import (
 )
 
 // initialisms are written in capitals in Go names.
-var initialisms = map[string]string{"io": "IO", "id": "ID", "cpu": "CPU", "dlpack": "DLPack"}
+var initialisms = map[string]string{"io": "IO", "id": "ID", "cpu": "CPU", "dlpack": "DLPack", "nan": "NaN"}
 
 // Camel turns snake_case or SCREAMING_CASE into CamelCase.
 func Camel(name string) string {

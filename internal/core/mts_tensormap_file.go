@@ -89,9 +89,9 @@ func readInfoEntry(archive *zipArchive, info *Info) error {
 		// Reading the whole entry first, as the reference does, would report a failing read
 		// (a bad checksum) before what the text holds: so does this.
 		if _, readErr := io.Copy(io.Discard, entry); readErr != nil {
-			return zipReadError(readErr)
+			return inEntry(infoEntry, zipReadError(readErr))
 		}
-		return err
+		return inEntry(infoEntry, err)
 	}
 	return nil
 }

@@ -49,5 +49,18 @@ func inNpyEntry(name string, err error) error {
 	if errors.As(err, &oversize) {
 		return oversize.inEntry(name)
 	}
-	return err
+	return inEntry(name, err)
+}
+
+// inEntry names the archive's entry name in an error of the file met reading it (I/O or
+// format), keeping the message and the status (a bad checksum stays an I/O error, as the
+// reference reports it) and adding ": at '<entry>'", unless the error names its entry already.
+// Other errors (a setting, the caller's arrays) are not about the entry and are kept.
+func inEntry(name string, err error) error {
+	var located *Error
+	if !errors.As(err, &located) || located.Status != IOError && located.Status != SerializationError ||
+		strings.HasSuffix(located.Message, "'") && strings.Contains(located.Message, ": at '") {
+		return err
+	}
+	return &Error{Status: located.Status, Message: located.Message + ": at '" + name + "'"}
 }

@@ -1,5 +1,10 @@
 package core
 
+import (
+	"slices"
+	"unsafe"
+)
+
 // Reduction by key: the values of an n-dimensional array are reduced along one axis over
 // groups of positions. ReduceByKey makes the groups from runs of equal consecutive keys, as
 // ArrayFire's sumByKey family does: keys [0 0 1 1 1 0 0 2 2] give the groups [0 1 0 2], a
@@ -70,7 +75,8 @@ func ReduceByKey[T Reducible, K ReduceKey](op Reduction, values []T, shape []int
 	}
 	groupOf, outKeys := keyRuns(keys)
 	g := groupsOf(groupOf, len(outKeys))
-	out, selected, err := reduceGroups(op, values, outer, n, inner, g, ignoreNaN)
+	out := make([]T, outer*len(outKeys)*inner)
+	selected, err := reduceGroups(op, values, outer, n, inner, g, ignoreNaN, out)
 	if err != nil {
 		return nil, err
 	}
@@ -119,77 +125,116 @@ func keyRuns[K ReduceKey](keys []K) (groupOf []int, runKeys []K) {
 	return groupOf, runKeys
 }
 
-// groups says where every position along the reduced axis goes.
+// groups says which positions along the reduced axis every group gathers.
 type groups struct {
-	of     []int   // the group of every position
-	first  []bool  // whether a position is the first of its group
-	counts []int64 // the number of positions of every group
+	counts  []int64 // the number of positions of every group
+	offsets []int   // the members of group r are members[offsets[r]:offsets[r+1]]
+	members []int   // the positions, group after group, in increasing order within a group
 }
 
 // groupsOf describes count groups from the group of every position.
 func groupsOf(groupOf []int, count int) groups {
-	g := groups{of: groupOf, first: make([]bool, len(groupOf)), counts: make([]int64, count)}
-	for i, group := range groupOf {
-		g.first[i] = g.counts[group] == 0
+	g := groups{counts: make([]int64, count), offsets: make([]int, count+1), members: make([]int, len(groupOf))}
+	for _, group := range groupOf {
 		g.counts[group]++
+	}
+	for group, c := range g.counts {
+		g.offsets[group+1] = g.offsets[group] + int(c)
+	}
+	next := slices.Clone(g.offsets[:count])
+	for i, group := range groupOf {
+		g.members[next[group]] = i
+		next[group]++
 	}
 	return g
 }
 
-// reduceGroups reduces values, seen as (outer, n, inner), into (outer, groups, inner). The
-// input is read once, in order; every step works on a whole row of inner elements, so the
-// loops stream memory without a call per element.
-func reduceGroups[T Reducible](op Reduction, values []T, outer, n, inner int, g groups, ignoreNaN bool) ([]T, []int, error) {
+// of gives the members of group r.
+func (g groups) of(r int) []int { return g.members[g.offsets[r]:g.offsets[r+1]] }
+
+// reduceGroups reduces values, seen as (outer, n, inner), into out, (outer, groups, inner),
+// whose contents it does not read. Each output row is made at once from the rows of its
+// members, in order, and written once: no pass over the output but that one, and no
+// temporary array.
+func reduceGroups[T Reducible](op Reduction, values []T, outer, n, inner int, g groups, ignoreNaN bool, out []T) ([]int, error) {
 	count := len(g.counts)
-	out := make([]T, outer*count*inner)
 	var selected []int
 	switch op {
 	case ReduceSum, ReduceMean:
 		if op == ReduceMean && !isFloat[T]() {
-			return nil, nil, Errorf(InvalidParameterError,
+			return nil, Errorf(InvalidParameterError,
 				"can not take the mean of integer values: reduce with a sum and divide by the counts")
 		}
 		for o := range outer {
 			in := values[o*n*inner : (o+1)*n*inner]
-			dst := out[o*count*inner : (o+1)*count*inner]
-			for i, group := range g.of {
-				if g.first[i] {
-					startRow(dst[group*inner:(group+1)*inner], in[i*inner:(i+1)*inner])
-				} else {
-					addRow(dst[group*inner:(group+1)*inner], in[i*inner:(i+1)*inner])
+			forRowRanges(count, len(in)*sizeOf[T](), func(lo, hi int) {
+				for r := lo; r < hi; r++ {
+					dst := out[(o*count+r)*inner : (o*count+r+1)*inner]
+					sumRows(dst, in, inner, g.of(r))
+					if op == ReduceMean {
+						divideRow(dst, g.counts[r])
+					}
 				}
-			}
-		}
-		if op == ReduceMean {
-			divideRows(out, g.counts, inner)
+			})
 		}
 	case ReduceMax, ReduceMin:
 		selected = make([]int, len(out))
 		for o := range outer {
 			in := values[o*n*inner : (o+1)*n*inner]
-			dst := out[o*count*inner : (o+1)*count*inner]
-			sel := selected[o*count*inner : (o+1)*count*inner]
-			for i, group := range g.of {
-				row := in[i*inner : (i+1)*inner]
-				d, s := dst[group*inner:(group+1)*inner], sel[group*inner:(group+1)*inner]
-				if g.first[i] {
-					copy(d, row)
-					fillInts(s, i)
-					continue
+			forRowRanges(count, len(in)*sizeOf[T](), func(lo, hi int) {
+				for r := lo; r < hi; r++ {
+					at := (o*count + r) * inner
+					extremeRows(out[at:at+inner], selected[at:at+inner], in, inner, g.of(r), ignoreNaN, op == ReduceMax)
 				}
-				foldExtremeRow(d, s, row, i, ignoreNaN, op == ReduceMax)
-			}
+			})
 		}
 	default:
-		return nil, nil, Errorf(InvalidParameterError, "unknown reduction %d", op)
+		return nil, Errorf(InvalidParameterError, "unknown reduction %d", op)
 	}
-	return out, selected, nil
+	return selected, nil
+}
+
+// sumRows sets dst to the sum of the rows members of in (inner elements each), added in
+// order to zero.
+func sumRows[T Reducible](dst, in []T, inner int, members []int) {
+	for k, i := range members {
+		if k == 0 {
+			startRow(dst, in[i*inner:(i+1)*inner])
+		} else {
+			addRow(dst, in[i*inner:(i+1)*inner])
+		}
+	}
+}
+
+// extremeRows sets dst to the max or min of the rows members of in, and sel to the position
+// each element comes from.
+func extremeRows[T Reducible](dst []T, sel []int, in []T, inner int, members []int, ignoreNaN, max bool) {
+	if len(members) == 0 {
+		clear(dst)
+		fillInts(sel, -1)
+		return
+	}
+	for k, i := range members {
+		row := in[i*inner : (i+1)*inner]
+		if k == 0 {
+			copy(dst, row)
+			fillInts(sel, i)
+		} else {
+			foldExtremeRow(dst, sel, row, i, ignoreNaN, max)
+		}
+	}
 }
 
 // isFloat tells whether T is a floating point type.
 func isFloat[T Reducible]() bool {
 	var x T = 1
 	return x/2 != 0
+}
+
+// sizeOf is the size in bytes of a T.
+func sizeOf[T Reducible]() int {
+	var x T
+	return int(unsafe.Sizeof(x))
 }
 
 // isNaN works for every element type (integers are never NaN).
@@ -220,16 +265,14 @@ func startRow[T Reducible](dst, src []T) {
 	}
 }
 
-// divideRows divides every row of inner elements of out (group after group, outer times) by
-// the count of its group.
-func divideRows[T Reducible](out []T, counts []int64, inner int) {
-	for start := 0; start < len(out); start += len(counts) * inner {
-		for group, c := range counts {
-			row := out[start+group*inner : start+(group+1)*inner]
-			for j := range row {
-				row[j] /= T(c)
-			}
-		}
+// divideRow divides every element of row by count; a count of 1 leaves the row as it is,
+// which the division would too.
+func divideRow[T Reducible](row []T, count int64) {
+	if count == 1 {
+		return
+	}
+	for j := range row {
+		row[j] /= T(count)
 	}
 }
 
@@ -240,24 +283,30 @@ func fillInts(s []int, v int) {
 	}
 }
 
-// foldExtremeRow folds row (at position i) into the running max or min dst and the positions sel
-// it comes from. Only a strictly better value replaces the current one, so ties keep the
-// first; the branches on max and ignoreNaN are the same for the whole row.
+// foldExtremeRow folds row (at position i) into the running max or min dst and the positions
+// sel it comes from. Only a strictly better value replaces the current one, so ties keep the
+// first; NaN replaces a number (propagating), or the other way round with ignoreNaN. Each case
+// has its own loop, with its test inlined, rather than one loop testing max and ignoreNaN for
+// every element.
 func foldExtremeRow[T Reducible](dst []T, sel []int, row []T, i int, ignoreNaN, max bool) {
+	switch {
+	case max && !ignoreNaN:
+		foldRow(dst, sel, row, i, func(v, c T) bool { return v > c || v != v && c == c })
+	case !ignoreNaN:
+		foldRow(dst, sel, row, i, func(v, c T) bool { return v < c || v != v && c == c })
+	case max:
+		foldRow(dst, sel, row, i, func(v, c T) bool { return v > c || c != c && v == v })
+	default:
+		foldRow(dst, sel, row, i, func(v, c T) bool { return v < c || c != c && v == v })
+	}
+}
+
+// foldRow replaces the elements of dst for which take(new value, current value) holds,
+// noting position i in sel.
+func foldRow[T Reducible](dst []T, sel []int, row []T, i int, take func(v, c T) bool) {
 	row, sel = row[:len(dst)], sel[:len(dst)]
 	for j, v := range row {
-		current := dst[j]
-		better := v < current
-		if max {
-			better = v > current
-		}
-		var take bool
-		if ignoreNaN {
-			take = !isNaN(v) && (isNaN(current) || better)
-		} else {
-			take = !isNaN(current) && (isNaN(v) || better)
-		}
-		if take {
+		if take(v, dst[j]) {
 			dst[j], sel[j] = v, i
 		}
 	}

@@ -220,7 +220,8 @@ func TestReduceByKeyErrors(t *testing.T) {
 }
 
 // TestReduceByKeyConcurrent runs reductions of shared inputs at once (meant for -race):
-// the inputs are only read.
+// the inputs are only read. With small thresholds, every reduction also splits its rows
+// between goroutines.
 func TestReduceByKeyConcurrent(t *testing.T) {
 	shape := []int{64, 3, 16}
 	values := make([]float64, 64*3*16)
@@ -231,32 +232,39 @@ func TestReduceByKeyConcurrent(t *testing.T) {
 	for i := range keys {
 		keys[i] = int64(i / 5)
 	}
-	var wg sync.WaitGroup
-	for w := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			op := allReductions[w%len(allReductions)]
-			for range 20 {
-				got, err := ReduceByKey(op, values, shape, 0, keys, w%2 == 0)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				_, _, want, _ := naiveByKey(op, values, shape, 0, keys, w%2 == 0)
-				if !sameValues(got.Values, want) {
-					t.Errorf("%s: concurrent result differs from the model", op)
-					return
-				}
+	for _, small := range []bool{false, true} {
+		t.Run(map[bool]string{false: "plain", true: "small thresholds"}[small], func(t *testing.T) {
+			if small {
+				withSmallThresholds(t)
 			}
-		}()
+			var wg sync.WaitGroup
+			for w := range 8 {
+				op := allReductions[w%len(allReductions)]
+				_, _, want, _ := naiveByKey(op, values, shape, 0, keys, w%2 == 0)
+				wg.Go(func() {
+					for range 20 {
+						got, err := ReduceByKey(op, values, shape, 0, keys, w%2 == 0)
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						if !sameValues(got.Values, want) {
+							t.Errorf("%s: concurrent result differs from the model", op)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+		})
 	}
-	wg.Wait()
 }
 
 // FuzzReduceByKey compares ReduceByKey with the model on random shapes, axes, keys and
-// values (NaN and infinities included, in f64 and f32).
+// values (NaN and infinities included, in f64 and f32), every reduction split between
+// goroutines as large ones are.
 func FuzzReduceByKey(f *testing.F) {
+	withSmallThresholds(f)
 	f.Add([]byte{2, 3, 1, 0, 0, 1, 1, 1, 0, 0, 2}, uint8(0), uint8(1), false)
 	f.Add([]byte{1, 9, 0, 0, 1, 1, 1, 0, 0, 2, 2, 0xff, 0xf8, 0, 0, 0, 0, 0, 1}, uint8(2), uint8(0), true)
 	f.Fuzz(func(t *testing.T, data []byte, opByte, axisByte uint8, ignoreNaN bool) {

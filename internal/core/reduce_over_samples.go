@@ -12,11 +12,11 @@ import (
 
 // ReduceOverSamples reduces every block of the tensor map over the sample dimensions names.
 // The keys are the tensor map's; the info is not kept, as in metatensor-operations.
-func (t *TensorMap) ReduceOverSamples(names []string, op SampleReduction) (*TensorMap, error) {
+func (t *TensorMap) ReduceOverSamples(names []string, op SampleReduction, ignoreNaN bool) (*TensorMap, error) {
 	if t == nil {
 		return nil, Errorf(InvalidParameterError, "got invalid NULL pointer for tensor")
 	}
-	blocks, err := t.mapBlocks(func(block *Block) (*Block, error) { return block.ReduceOverSamples(names, op) })
+	blocks, err := t.mapBlocks(func(block *Block) (*Block, error) { return block.ReduceOverSamples(names, op, ignoreNaN) })
 	if err != nil {
 		return nil, err
 	}
@@ -25,33 +25,37 @@ func (t *TensorMap) ReduceOverSamples(names []string, op SampleReduction) (*Tens
 }
 
 // ReduceOverSamplesNamed is ReduceOverSamples with the reduction given by its name.
-func (t *TensorMap) ReduceOverSamplesNamed(names []string, reduction string) (*TensorMap, error) {
+func (t *TensorMap) ReduceOverSamplesNamed(names []string, reduction string, ignoreNaN bool) (*TensorMap, error) {
 	op, err := ParseSampleReduction(reduction)
 	if err != nil {
 		return nil, err
 	}
-	return t.ReduceOverSamples(names, op)
+	return t.ReduceOverSamples(names, op, ignoreNaN)
 }
 
 // ReduceOverSamplesNamed is ReduceOverSamples with the reduction given by its name.
-func (b *Block) ReduceOverSamplesNamed(names []string, reduction string) (*Block, error) {
+func (b *Block) ReduceOverSamplesNamed(names []string, reduction string, ignoreNaN bool) (*Block, error) {
 	op, err := ParseSampleReduction(reduction)
 	if err != nil {
 		return nil, err
 	}
-	return b.ReduceOverSamples(names, op)
+	return b.ReduceOverSamples(names, op, ignoreNaN)
 }
 
 // ReduceOverSamples reduces the block over the sample dimensions names: the new samples are
 // the distinct values of the other dimensions, sorted. Values and gradients must be f64, f32,
-// i32 or i64 on the CPU; mean, var and std need floating point values. The result's arrays
+// i32 or i64 on the CPU; mean, var and std need floating point values. Max and min propagate
+// NaN, or skip it with ignoreNaN (which the other reductions refuse). The result's arrays
 // come from the block's values array through its from_dlpack.
-func (b *Block) ReduceOverSamples(names []string, op SampleReduction) (*Block, error) {
+func (b *Block) ReduceOverSamples(names []string, op SampleReduction, ignoreNaN bool) (*Block, error) {
 	if b == nil {
 		return nil, Errorf(InvalidParameterError, "got invalid NULL pointer for block")
 	}
 	if op < SamplesSum || op > SamplesMin {
 		return nil, Errorf(InvalidParameterError, "unknown reduction over samples %d", int(op))
+	}
+	if ignoreNaN && op != SamplesMax && op != SamplesMin {
+		return nil, Errorf(InvalidParameterError, "ignore_nan only applies to max and min, not to %s", op)
 	}
 	keep, err := keptSampleColumns(b.samples.Names(), names)
 	if err != nil {
@@ -63,13 +67,13 @@ func (b *Block) ReduceOverSamples(names []string, op SampleReduction) (*Block, e
 	}
 	switch dtype {
 	case DType{Code: CodeFloat, Bits: 64, Lanes: 1}:
-		return reduceBlock[float64](b, keep, op)
+		return reduceBlock[float64](b, keep, op, ignoreNaN)
 	case DType{Code: CodeFloat, Bits: 32, Lanes: 1}:
-		return reduceBlock[float32](b, keep, op)
+		return reduceBlock[float32](b, keep, op, ignoreNaN)
 	case DType{Code: CodeInt, Bits: 64, Lanes: 1}:
-		return reduceBlock[int64](b, keep, op)
+		return reduceBlock[int64](b, keep, op, ignoreNaN)
 	default:
-		return reduceBlock[int32](b, keep, op)
+		return reduceBlock[int32](b, keep, op, ignoreNaN)
 	}
 }
 
@@ -138,7 +142,7 @@ func checkReducible(b *Block, op SampleReduction) (DType, error) {
 }
 
 // reduceBlock is ReduceOverSamples for elements of type T.
-func reduceBlock[T Reducible](b *Block, keep []int, op SampleReduction) (*Block, error) {
+func reduceBlock[T Reducible](b *Block, keep []int, op SampleReduction, ignoreNaN bool) (*Block, error) {
 	cpu, err := b.samples.CPU()
 	if err != nil {
 		return nil, err
@@ -159,9 +163,18 @@ func reduceBlock[T Reducible](b *Block, keep []int, op SampleReduction) (*Block,
 	}
 	defer release()
 	xInner := elementsPerRow(shape)
-	r, err := reduceSampleValues(op, x, xInner, g)
+	r, err := reduceSampleValues(op, x, xInner, g, ignoreNaN)
 	if err != nil {
 		return nil, err
+	}
+	// every gradient is reduced before the values go to their array: the arrays may recycle
+	// the memory of the results they are given (resultTensor), and the gradients of var and
+	// std read the reduced values
+	gradients := make([]reducedGradient[T], len(b.gradients))
+	for i, gradient := range b.gradients {
+		if gradients[i], err = reduceGradient(gradient, op, x, xInner, r, sampleGroups); err != nil {
+			return nil, err
+		}
 	}
 	values, err := arrayLike(b.values, shape, len(g.counts), r.values)
 	if err != nil {
@@ -177,8 +190,8 @@ func reduceBlock[T Reducible](b *Block, keep []int, op SampleReduction) (*Block,
 	if err != nil {
 		return nil, invalidResultError("constructed an invalid block", err)
 	}
-	for _, gradient := range b.gradients {
-		if err := reduceGradient(block, gradient, op, x, xInner, r, sampleGroups); err != nil {
+	for i, gradient := range b.gradients {
+		if err := addReducedGradient(block, gradient, gradients[i]); err != nil {
 			block.Free()
 			return nil, err
 		}
@@ -186,12 +199,20 @@ func reduceBlock[T Reducible](b *Block, keep []int, op SampleReduction) (*Block,
 	return block, nil
 }
 
-// reduceGradient adds to block the reduction of gradient, whose samples' first column is
-// sent to the reduced samples before the rows are grouped (sorted).
-func reduceGradient[T Reducible](block *Block, gradient Gradient, op SampleReduction, x []T, xInner int, r reducedValues[T], sampleGroups []int) error {
+// reducedGradient is the reduction of a gradient, before it goes to an array.
+type reducedGradient[T Reducible] struct {
+	values []T       // from resultBuffer
+	shape  []uintptr // the gradient's shape, its first axis to be replaced by the new rows
+	rows   []int32   // the new samples, sorted
+	count  int       // the number of new samples
+}
+
+// reduceGradient reduces gradient, whose samples' first column is sent to the reduced samples
+// before the rows are grouped (sorted).
+func reduceGradient[T Reducible](gradient Gradient, op SampleReduction, x []T, xInner int, r reducedValues[T], sampleGroups []int) (reducedGradient[T], error) {
 	cpu, err := gradient.Block.samples.CPU()
 	if err != nil {
-		return err
+		return reducedGradient[T]{}, err
 	}
 	width := cpu.size
 	rows := slices.Clone(cpu.values)
@@ -199,7 +220,7 @@ func reduceGradient[T Reducible](block *Block, gradient Gradient, op SampleReduc
 	for i := range cpu.count {
 		old := int(rows[i*width])
 		if old < 0 || old >= len(sampleGroups) {
-			return Errorf(InternalError,
+			return reducedGradient[T]{}, Errorf(InternalError,
 				"gradient sample %d refers to sample %d, but the block has %d samples", i, old, len(sampleGroups))
 		}
 		plan.oldSample[i] = old
@@ -218,18 +239,21 @@ func reduceGradient[T Reducible](block *Block, gradient Gradient, op SampleReduc
 
 	gv, shape, release, err := readValues[T](gradient.Block.values)
 	if err != nil {
-		return err
+		return reducedGradient[T]{}, err
 	}
 	defer release()
 	reduced, err := reduceGradientValues(op, gv, elementsPerRow(shape), plan, x, xInner, r, sampleGroups)
+	return reducedGradient[T]{values: reduced, shape: shape, rows: unique, count: count}, err
+}
+
+// addReducedGradient gives the reduction of gradient to an array like the block's values and
+// adds it to block.
+func addReducedGradient[T Reducible](block *Block, gradient Gradient, reduced reducedGradient[T]) error {
+	values, err := arrayLike(block.values, reduced.shape, reduced.count, reduced.values)
 	if err != nil {
 		return err
 	}
-	values, err := arrayLike(block.values, shape, count, reduced)
-	if err != nil {
-		return err
-	}
-	samples, err := sortedLabelsLike(gradient.Block.samples, gradient.Block.samples.Names(), unique)
+	samples, err := sortedLabelsLike(gradient.Block.samples, gradient.Block.samples.Names(), reduced.rows)
 	if err != nil {
 		values.Destroy()
 		return err
@@ -300,8 +324,8 @@ func readValues[T Reducible](a Array) (values []T, shape []uintptr, release func
 	return data, shape, tensor.Release, nil
 }
 
-// arrayLike makes an array of the kind of like holding data, of shape with rows entries
-// along the first axis, through like's from_dlpack.
+// arrayLike makes an array of the kind of like holding data (from resultBuffer), of shape
+// with rows entries along the first axis, through like's from_dlpack.
 func arrayLike[T Reducible](like Array, shape []uintptr, rows int, data []T) (Array, error) {
 	dtype, err := like.DType()
 	if err != nil {
@@ -316,7 +340,7 @@ func arrayLike[T Reducible](like Array, shape []uintptr, rows int, data []T) (Ar
 		Shape:   int64Shape(out),
 		Strides: rowMajorStrides(out),
 	}
-	created, err := like.FromDLPack(tensorOver(view, data))
+	created, err := like.FromDLPack(resultTensor(view, data))
 	if err != nil {
 		return nil, err
 	}

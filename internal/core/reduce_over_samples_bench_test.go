@@ -31,7 +31,7 @@ func BenchmarkReduceOverSamples(b *testing.B) {
 	require.NoError(b, block.AddGradient("positions", gradient))
 	b.SetBytes(int64(n * 4 * 3 * 128 * 8))
 	for b.Loop() {
-		reduced, err := block.ReduceOverSamples([]string{"atom"}, SamplesSum)
+		reduced, err := block.ReduceOverSamples([]string{"atom"}, SamplesSum, false)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -50,7 +50,7 @@ func sortedGroups(keys [][]int32) ([][]int32, [][]int) {
 	return distinct, members
 }
 
-func modelReduce(m modelBlock, keep []int, op SampleReduction) modelReduced {
+func modelReduce(m modelBlock, keep []int, op SampleReduction, ignoreNaN bool) modelReduced {
 	keys := make([][]int32, len(m.samples))
 	for i, s := range m.samples {
 		for _, c := range keep {
@@ -80,7 +80,8 @@ func modelReduce(m modelBlock, keep []int, op SampleReduction) modelReduced {
 				v := m.values[i*m.inner+j]
 				squares += (v - sum/c) * (v - sum/c)
 				best := m.values[pick*m.inner+j]
-				if best == best && (v != v || (op == SamplesMax && v > best) || (op == SamplesMin && v < best)) {
+				better := (op == SamplesMax && v > best) || (op == SamplesMin && v < best)
+				if ignoreNaN && v == v && (best != best || better) || !ignoreNaN && best == best && (v != v || better) {
 					pick = i
 				}
 			}
@@ -234,19 +235,29 @@ func requireSameElements[T Reducible](t *testing.T, want []float64, array Array)
 	require.True(t, sameValues(values, converted), "got %v\nwant %v", values, converted)
 }
 
-func TestReduceOverSamplesModel(t *testing.T) {
+// forModelReductions calls check with every reduction on trials random model blocks, one in
+// three with NaN, and with max and min ignoring NaN.
+func forModelReductions(t *testing.T, trials int, check func(m modelBlock, op SampleReduction, ignoreNaN bool)) {
 	rng := rand.New(rand.NewPCG(21, 5))
-	for trial := range 200 {
+	for trial := range trials {
 		m := randomModelBlock(rng, trial%3 == 0)
 		for _, op := range []SampleReduction{SamplesSum, SamplesMean, SamplesVar, SamplesStd, SamplesMax, SamplesMin} {
-			block := coreBlock[float64](t, m)
-			got, err := block.ReduceOverSamples([]string{"atom"}, op)
-			require.NoError(t, err, "%s", op)
-			requireSameAsModel[float64](t, got, modelReduce(m, []int{0, 2}, op))
-			got.Free()
-			block.Free()
+			check(m, op, false)
 		}
+		check(m, SamplesMax, true)
+		check(m, SamplesMin, true)
 	}
+}
+
+func TestReduceOverSamplesModel(t *testing.T) {
+	forModelReductions(t, 200, func(m modelBlock, op SampleReduction, ignoreNaN bool) {
+		block := coreBlock[float64](t, m)
+		got, err := block.ReduceOverSamples([]string{"atom"}, op, ignoreNaN)
+		require.NoError(t, err, "%s", op)
+		requireSameAsModel[float64](t, got, modelReduce(m, []int{0, 2}, op, ignoreNaN))
+		got.Free()
+		block.Free()
+	})
 }
 
 func TestReduceOverSamplesIntegers(t *testing.T) {
@@ -272,10 +283,10 @@ func checkIntegerReduction[T Reducible](t *testing.T, m modelBlock, op SampleRed
 	t.Helper()
 	block := coreBlock[T](t, m)
 	defer block.Free()
-	got, err := block.ReduceOverSamples([]string{"atom"}, op)
+	got, err := block.ReduceOverSamples([]string{"atom"}, op, false)
 	require.NoError(t, err)
 	defer got.Free()
-	requireSameAsModel[T](t, got, modelReduce(m, []int{0, 2}, op))
+	requireSameAsModel[T](t, got, modelReduce(m, []int{0, 2}, op, false))
 }
 
 // TestReduceOverSamplesDocumentedExample is the example of metatensor-operations'
@@ -286,7 +297,7 @@ func TestReduceOverSamplesDocumentedExample(t *testing.T) {
 	defer block.Free()
 	tensor := singleBlockTensor(t, "key", block.mustCopy(t))
 	defer tensor.Free()
-	reduced, err := tensor.ReduceOverSamples([]string{"center"}, SamplesSum)
+	reduced, err := tensor.ReduceOverSamples([]string{"center"}, SamplesSum, false)
 	require.NoError(t, err)
 	defer reduced.Free()
 	out := reduced.Blocks()[0]
@@ -320,14 +331,14 @@ func TestReduceOverSamplesErrors(t *testing.T) {
 		{[]string{"structure", "atom", "spin"}, SamplesSum, "invalid parameter: can not remove every sample dimension (structure, atom, spin): at least one must remain"},
 		{[]string{"atom"}, SampleReduction(17), "invalid parameter: unknown reduction over samples 17"},
 	} {
-		_, err := block.ReduceOverSamples(c.names, c.op)
+		_, err := block.ReduceOverSamples(c.names, c.op, false)
 		require.EqualError(t, err, c.message)
 	}
 
 	integers := coreBlock[int32](t, m)
 	defer integers.Free()
 	for _, op := range []SampleReduction{SamplesMean, SamplesVar, SamplesStd} {
-		_, err := integers.ReduceOverSamples([]string{"atom"}, op)
+		_, err := integers.ReduceOverSamples([]string{"atom"}, op, false)
 		require.EqualError(t, err, "invalid parameter: can not take the "+op.String()+" over samples of i32 values: it needs floating point values")
 	}
 
@@ -335,17 +346,22 @@ func TestReduceOverSamplesErrors(t *testing.T) {
 	require.NoError(t, err)
 	u8 := blockOwningLabels(t, bytes, rowsLabels(t, []string{"s", "t"}, []int32{0, 0}, []int32{0, 1}), nil, rangeLabels(t, "p", 1))
 	defer u8.Free()
-	_, err = u8.ReduceOverSamples([]string{"t"}, SamplesSum)
+	_, err = u8.ReduceOverSamples([]string{"t"}, SamplesSum, false)
 	require.EqualError(t, err, "invalid parameter: can not reduce over samples values of dtype u8: only f64, f32, i64 and i32 are supported")
 
 	var nilBlock *Block
-	_, err = nilBlock.ReduceOverSamples([]string{"s"}, SamplesSum)
+	_, err = nilBlock.ReduceOverSamples([]string{"s"}, SamplesSum, false)
 	require.EqualError(t, err, "invalid parameter: got invalid NULL pointer for block")
 
 	tensor := singleBlockTensor(t, "key", block.mustCopy(t))
 	defer tensor.Free()
-	_, err = tensor.ReduceOverSamples([]string{"center"}, SamplesMax)
+	_, err = tensor.ReduceOverSamples([]string{"center"}, SamplesMax, false)
 	require.EqualError(t, err, "invalid parameter: 'center' is not one of the sample dimensions (structure, atom, spin)")
+
+	for _, op := range []SampleReduction{SamplesSum, SamplesMean, SamplesVar, SamplesStd} {
+		_, err := block.ReduceOverSamples([]string{"atom"}, op, true)
+		require.EqualError(t, err, "invalid parameter: ignore_nan only applies to max and min, not to "+op.String())
+	}
 }
 
 func TestReduceOverSamplesNotOnCPU(t *testing.T) {
@@ -361,38 +377,59 @@ func TestReduceOverSamplesNotOnCPU(t *testing.T) {
 	block := blockOwningLabels(t, deviceArray{values},
 		onDevice([]string{"a", "b"}, []int32{0, 0}, []int32{0, 1}), nil, onDevice([]string{"p"}, []int32{0}))
 	defer block.Free()
-	_, err := block.ReduceOverSamples([]string{"b"}, SamplesSum)
+	_, err := block.ReduceOverSamples([]string{"b"}, SamplesSum, false)
 	require.EqualError(t, err, "invalid parameter: can not reduce over samples data on CUDA:0: only data on the CPU is supported")
 }
 
 // TestReduceOverSamplesConcurrent reduces one tensor map from several goroutines at once
-// (meant for -race): the inputs are only read.
+// (meant for -race): the inputs are only read. With small thresholds, every reduction also
+// splits its rows between goroutines and the results go through the recycled buffers, which
+// the goroutines then share.
 func TestReduceOverSamplesConcurrent(t *testing.T) {
-	m := randomModelBlock(rand.New(rand.NewPCG(3, 4)), false)
-	tensor := singleBlockTensor(t, "key", coreBlock[float64](t, m))
-	defer tensor.Free()
-	var wg sync.WaitGroup
-	for w := range 6 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			op := SampleReduction(w)
-			for range 10 {
-				reduced, err := tensor.ReduceOverSamples([]string{"atom"}, op)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				want := modelReduce(m, []int{0, 2}, op)
-				values, _ := HostValues[float64](reduced.Blocks()[0].Values().(*HostArray))
-				if !sameValues(values, want.values) {
-					t.Errorf("%s: concurrent result differs from the model", op)
-				}
-				reduced.Free()
+	for _, small := range []bool{false, true} {
+		t.Run(map[bool]string{false: "plain", true: "small thresholds"}[small], func(t *testing.T) {
+			if small {
+				withSmallThresholds(t)
 			}
-		}()
+			m := randomModelBlock(rand.New(rand.NewPCG(3, 4)), false)
+			tensor := singleBlockTensor(t, "key", coreBlock[float64](t, m))
+			defer tensor.Free()
+			var wg sync.WaitGroup
+			for w := range 12 {
+				op := SampleReduction(w % 6)
+				want := modelReduce(m, []int{0, 2}, op, false)
+				wg.Go(func() {
+					for range 10 {
+						reduced, err := tensor.ReduceOverSamples([]string{"atom"}, op, false)
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						if !sameAsModel(reduced.Blocks()[0], want) {
+							t.Errorf("%s: concurrent result differs from the model", op)
+						}
+						reduced.Free()
+					}
+				})
+			}
+			wg.Wait()
+		})
 	}
-	wg.Wait()
+}
+
+// sameAsModel tells whether the values of a reduced block and of its gradient are the model's
+// (requireSameAsModel, without require, for goroutines).
+func sameAsModel(block *Block, want modelReduced) bool {
+	values, err := HostValues[float64](block.Values().(*HostArray))
+	if err != nil || !sameValues(values, want.values) {
+		return false
+	}
+	gradient, err := block.Gradient("positions")
+	if err != nil {
+		return false
+	}
+	gValues, err := HostValues[float64](gradient.Values().(*HostArray))
+	return err == nil && sameValues(gValues, want.gValues)
 }
 
 // TestReduceOverSamplesEmpty reduces a block without samples: no samples remain, with the
@@ -401,7 +438,7 @@ func TestReduceOverSamplesEmpty(t *testing.T) {
 	block := coreBlock[float64](t, modelBlock{inner: 6, gInner: 18})
 	defer block.Free()
 	for _, op := range []SampleReduction{SamplesSum, SamplesMean, SamplesVar, SamplesStd, SamplesMax, SamplesMin} {
-		got, err := block.ReduceOverSamples([]string{"atom"}, op)
+		got, err := block.ReduceOverSamples([]string{"atom"}, op, false)
 		require.NoError(t, err)
 		requireSameAsModel[float64](t, got, modelReduced{})
 		shape, err := got.Values().Shape()

@@ -51,48 +51,56 @@ type reducedValues[T Reducible] struct {
 	selected []int // for max and min: the sample each element comes from
 }
 
-// reduceSampleValues reduces x, with inner elements per sample, over the groups g.
-func reduceSampleValues[T Reducible](op SampleReduction, x []T, inner int, g groups) (reducedValues[T], error) {
-	n := len(g.of)
-	var r reducedValues[T]
+// reduceSampleValues reduces x, with inner elements per sample, over the groups g; ignoreNaN
+// is for max and min.
+func reduceSampleValues[T Reducible](op SampleReduction, x []T, inner int, g groups, ignoreNaN bool) (reducedValues[T], error) {
+	n := len(g.members)
+	r := reducedValues[T]{values: resultBuffer[T](len(g.counts) * inner)}
 	var err error
 	switch op {
 	case SamplesSum:
-		r.values, _, err = reduceGroups(ReduceSum, x, 1, n, inner, g, false)
+		_, err = reduceGroups(ReduceSum, x, 1, n, inner, g, false, r.values)
 	case SamplesMean:
-		r.values, _, err = reduceGroups(ReduceMean, x, 1, n, inner, g, false)
+		_, err = reduceGroups(ReduceMean, x, 1, n, inner, g, false, r.values)
 	case SamplesVar, SamplesStd:
-		r.mean, r.values, err = meanAndVariance(x, n, inner, g)
+		r.mean, err = meanAndVariance(x, n, inner, g, r.values)
 		if op == SamplesStd {
 			squareRoots(r.values)
 		}
 	case SamplesMax:
-		r.values, r.selected, err = reduceGroups(ReduceMax, x, 1, n, inner, g, false)
+		r.selected, err = reduceGroups(ReduceMax, x, 1, n, inner, g, ignoreNaN, r.values)
 	case SamplesMin:
-		r.values, r.selected, err = reduceGroups(ReduceMin, x, 1, n, inner, g, false)
+		r.selected, err = reduceGroups(ReduceMin, x, 1, n, inner, g, ignoreNaN, r.values)
 	default:
 		err = Errorf(InvalidParameterError, "unknown reduction over samples %d", int(op))
 	}
 	return r, err
 }
 
-// meanAndVariance gives the group means of x and its variances, in two passes as
-// metatensor-operations 0.5 does: the mean of the squared differences to the group's mean.
-func meanAndVariance[T Reducible](x []T, n, inner int, g groups) (mean, variance []T, err error) {
-	mean, _, err = reduceGroups(ReduceMean, x, 1, n, inner, g, false)
-	if err != nil {
-		return nil, nil, err
+// meanAndVariance gives the group means of x and its variances, in two passes over each
+// group as metatensor-operations 0.5 does: the mean of the squared differences to the
+// group's mean, written to variance. The rows of a group are read again while still in cache.
+func meanAndVariance[T Reducible](x []T, n, inner int, g groups, variance []T) (mean []T, err error) {
+	mean = make([]T, len(variance))
+	if _, err = reduceGroups(ReduceMean, x, 1, n, inner, g, false, mean); err != nil {
+		return nil, err
 	}
-	squares := make([]T, len(x))
-	for i, group := range g.of {
-		row, m := x[i*inner:(i+1)*inner], mean[group*inner:(group+1)*inner]
-		for j, v := range row {
-			d := v - m[j]
-			squares[i*inner+j] = d * d
+	forRowRanges(len(g.counts), len(x)*sizeOf[T](), func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			m, v := mean[r*inner:(r+1)*inner], variance[r*inner:(r+1)*inner]
+			clear(v)
+			for _, i := range g.of(r) {
+				row := x[i*inner : (i+1)*inner]
+				for j, value := range row[:len(v)] {
+					d := value - m[j]
+					v[j] += d * d
+				}
+			}
+			// divided even by a count of 1, as operations does (the same result)
+			divideRow(v, g.counts[r])
 		}
-	}
-	variance, _, err = reduceGroups(ReduceMean, squares, 1, n, inner, g, false)
-	return mean, variance, err
+	})
+	return mean, nil
 }
 
 // squareRoots replaces every element by its square root (NaN for a negative one).
@@ -114,11 +122,13 @@ type gradientPlan struct {
 func reduceGradientValues[T Reducible](op SampleReduction, gv []T, inner int, plan gradientPlan, x []T, xInner int, r reducedValues[T], sampleGroups []int) ([]T, error) {
 	n := len(plan.oldSample)
 	switch op {
-	case SamplesSum:
-		out, _, err := reduceGroups(ReduceSum, gv, 1, n, inner, plan.rows, false)
-		return out, err
-	case SamplesMean:
-		out, _, err := reduceGroups(ReduceMean, gv, 1, n, inner, plan.rows, false)
+	case SamplesSum, SamplesMean:
+		reduction := ReduceSum
+		if op == SamplesMean {
+			reduction = ReduceMean
+		}
+		out := resultBuffer[T](len(plan.newSample) * inner)
+		_, err := reduceGroups(reduction, gv, 1, n, inner, plan.rows, false, out)
 		return out, err
 	case SamplesVar, SamplesStd:
 		return varianceGradient(op, gv, inner, plan, x, xInner, r)
@@ -131,67 +141,86 @@ func reduceGradientValues[T Reducible](op SampleReduction, gv []T, inner int, pl
 // varianceGradient is the gradient of the variance, 2 (<g x> - <g> <x>), or of the standard
 // deviation, (<g x> - <g> <x>) / std, where NaN and infinities become 0. As in
 // metatensor-operations, <g> and <g x> average over the gradient rows that land on each
-// reduced gradient row.
+// reduced gradient row. Each reduced row is made at once from its gradient rows, <g x> in a
+// scratch row, so that no array as large as the gradient is written but the result.
 func varianceGradient[T Reducible](op SampleReduction, gv []T, inner int, plan gradientPlan, x []T, xInner int, r reducedValues[T]) ([]T, error) {
-	n := len(plan.oldSample)
-	gx := make([]T, len(gv))
-	// A gradient row is its own components (xyz...) times a row of the values: the loops go
-	// over these chunks, so that no element needs a division to find its value.
-	for i, s := range plan.oldSample {
-		xs := x[s*xInner : (s+1)*xInner]
-		for start := i * inner; start < (i+1)*inner; start += xInner {
-			chunk, out := gv[start:start+xInner], gx[start:start+xInner]
+	out := resultBuffer[T](len(plan.newSample) * inner)
+	forRowRanges(len(plan.newSample), len(gv)*sizeOf[T](), func(lo, hi int) {
+		gx := make([]T, inner)
+		for row := lo; row < hi; row++ {
+			g, members := out[row*inner:(row+1)*inner], plan.rows.of(row)
+			sumRows(g, gv, inner, members)
+			productRows(gx, gv, inner, members, plan.oldSample, x, xInner)
+			count := plan.rows.counts[row]
+			divideRow(g, count)
+			divideRow(gx, count)
+			s := plan.newSample[row]
+			spreadGradientRow(op, g, gx, r.mean[s*xInner:(s+1)*xInner], r.values[s*xInner:(s+1)*xInner])
+		}
+	})
+	return out, nil
+}
+
+// productRows sets gx to the sum of the gradient rows members of gv, each times the values
+// of its sample (x, xInner elements per sample). A gradient row is its own components
+// (xyz...) times a row of the values: the loops go over these chunks, so that no element
+// needs a division to find its value.
+func productRows[T Reducible](gx, gv []T, inner int, members, oldSample []int, x []T, xInner int) {
+	clear(gx)
+	for _, i := range members {
+		xs := x[oldSample[i]*xInner : (oldSample[i]+1)*xInner]
+		in := gv[i*inner : (i+1)*inner]
+		for start := 0; start < len(gx); start += xInner {
+			chunk, acc := in[start:start+xInner], gx[start:start+xInner]
 			for j, v := range xs {
-				out[j] = chunk[j] * v
+				acc[j] += chunk[j] * v
 			}
 		}
 	}
-	gMean, _, err := reduceGroups(ReduceMean, gv, 1, n, inner, plan.rows, false)
-	if err != nil {
-		return nil, err
-	}
-	gxMean, _, err := reduceGroups(ReduceMean, gx, 1, n, inner, plan.rows, false)
-	if err != nil {
-		return nil, err
-	}
-	for row, s := range plan.newSample {
-		mean := r.mean[s*xInner : (s+1)*xInner]
-		spread := r.values[s*xInner : (s+1)*xInner]
-		for start := row * inner; start < (row+1)*inner; start += xInner {
-			g, gx := gMean[start:start+xInner], gxMean[start:start+xInner]
-			for j, m := range mean {
-				d := gx[j] - g[j]*m
-				if op == SamplesVar {
-					g[j] = 2 * d
-					continue
-				}
-				q := float64(d / spread[j])
-				if math.IsNaN(q) || math.IsInf(q, 0) {
-					q = 0
-				}
-				g[j] = T(q)
+}
+
+// spreadGradientRow turns g = <g> into the gradient of the variance or of the standard
+// deviation, given gx = <g x> and the sample's mean and variance or standard deviation.
+func spreadGradientRow[T Reducible](op SampleReduction, g, gx, mean, spread []T) {
+	for start := 0; start < len(g); start += len(mean) {
+		g, gx := g[start:start+len(mean)], gx[start:start+len(mean)]
+		for j, m := range mean {
+			d := gx[j] - g[j]*m
+			if op == SamplesVar {
+				g[j] = 2 * d
+				continue
 			}
+			q := float64(d / spread[j])
+			if math.IsNaN(q) || math.IsInf(q, 0) {
+				q = 0
+			}
+			g[j] = T(q)
 		}
 	}
-	return gMean, nil
 }
 
 // selectedGradient is the gradient of max and min: every element takes the gradient of the
 // sample it was selected from, other samples bringing nothing.
 func selectedGradient[T Reducible](gv []T, inner int, plan gradientPlan, xInner int, selected []int, sampleGroups []int) []T {
-	out := make([]T, len(plan.newSample)*inner)
-	for i, s := range plan.oldSample {
-		row := gv[i*inner : (i+1)*inner]
-		dst := out[plan.rows.of[i]*inner : (plan.rows.of[i]+1)*inner]
-		picked := selected[sampleGroups[s]*xInner : (sampleGroups[s]+1)*xInner]
-		for start := 0; start < inner; start += xInner {
-			chunk, d := row[start:start+xInner], dst[start:start+xInner]
-			for j, p := range picked {
-				if p == s {
-					d[j] += chunk[j]
+	out := resultBuffer[T](len(plan.newSample) * inner)
+	forRowRanges(len(plan.newSample), len(gv)*sizeOf[T](), func(lo, hi int) {
+		for row := lo; row < hi; row++ {
+			dst := out[row*inner : (row+1)*inner]
+			clear(dst)
+			for _, i := range plan.rows.of(row) {
+				s := plan.oldSample[i]
+				in := gv[i*inner : (i+1)*inner]
+				picked := selected[sampleGroups[s]*xInner : (sampleGroups[s]+1)*xInner]
+				for start := 0; start < inner; start += xInner {
+					chunk, d := in[start:start+xInner], dst[start:start+xInner]
+					for j, p := range picked {
+						if p == s {
+							d[j] += chunk[j]
+						}
+					}
 				}
 			}
 		}
-	}
+	})
 	return out
 }

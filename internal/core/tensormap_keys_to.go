@@ -354,6 +354,9 @@ func uniqueRows(values []int32, size int) (unique []int32, inverse []int) {
 // sortedUniqueRows gives the distinct rows (of width size) of values in increasing
 // lexicographic order; inverse[i] is the position of row i among them.
 func sortedUniqueRows(values []int32, size int) (unique []int32, inverse []int) {
+	if unique, inverse, ok := runsOfSortedRows(values, size); ok {
+		return unique, inverse
+	}
 	// De-duplicating first (by hash) leaves only the distinct rows to sort: merged samples
 	// repeat a lot, as every block of a group tends to have the same ones.
 	unique, inverse = uniqueRows(values, size)
@@ -376,6 +379,34 @@ func sortedUniqueRows(values []int32, size int) (unique []int32, inverse []int) 
 		inverse[j] = rank[first]
 	}
 	return sorted, inverse
+}
+
+// runsOfSortedRows is sortedUniqueRows for rows already in non-decreasing order, where equal
+// rows are neighbours: one pass, no hashing nor sorting. ok is false, and nothing computed,
+// when a row is smaller than the one before it.
+func runsOfSortedRows(values []int32, size int) (unique []int32, inverse []int, ok bool) {
+	if size == 0 {
+		return nil, nil, false
+	}
+	n := len(values) / size
+	distinct := min(n, 1)
+	for i := 1; i < n; i++ {
+		switch compareRows(rowAt(values, size, i-1), rowAt(values, size, i)) {
+		case 1:
+			return nil, nil, false
+		case -1:
+			distinct++
+		}
+	}
+	unique = make([]int32, 0, distinct*size)
+	inverse = make([]int, n)
+	for i := range n {
+		if i == 0 || compareRows(rowAt(values, size, i-1), rowAt(values, size, i)) != 0 {
+			unique = append(unique, rowAt(values, size, i)...)
+		}
+		inverse[i] = len(unique)/size - 1
+	}
+	return unique, inverse, true
 }
 
 // mergedShape gives the shape of a merged array: that of array, with samples entries along

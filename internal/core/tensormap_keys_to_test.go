@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -993,6 +994,47 @@ func TestUniqueRowsHelpers(t *testing.T) {
 
 	assert.Equal(t, []propertyRun{{0, 2, 1}, {1, 0, 2}, {3, 5, 1}}, consecutiveRuns([]int64{2, 0, 1, 5}))
 	assert.Empty(t, consecutiveRuns(nil))
+}
+
+// TestSortedUniqueRowsOfSortedRows checks the one-pass path of sortedUniqueRows, for rows
+// already sorted, against a naive model: a row's position is the number of distinct rows
+// smaller than it. Unsorted rows take the other path and must agree with the same model.
+func TestSortedUniqueRowsOfSortedRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 21))
+	for trial := range 200 {
+		size, n := 1+rng.IntN(3), rng.IntN(40)
+		values := make([]int32, n*size)
+		for i := range values {
+			values[i] = int32(rng.IntN(4)) - 1
+		}
+		rows := make([][]int32, n)
+		for i := range rows {
+			rows[i] = values[i*size : (i+1)*size]
+		}
+		if trial%2 == 0 {
+			slices.SortFunc(rows, compareRows)
+			values = slices.Concat(rows...)
+		}
+		_, _, onePass := runsOfSortedRows(values, size)
+		require.Equal(t, trial%2 == 0 || slices.IsSortedFunc(rows, compareRows), onePass)
+
+		var distinct [][]int32
+		for _, row := range rows {
+			if !slices.ContainsFunc(distinct, func(d []int32) bool { return slices.Equal(d, row) }) {
+				distinct = append(distinct, row)
+			}
+		}
+		slices.SortFunc(distinct, compareRows)
+		unique, inverse := sortedUniqueRows(values, size)
+		want := []int32{}
+		for _, row := range distinct {
+			want = append(want, row...)
+		}
+		require.Equal(t, want, unique)
+		for i, row := range rows {
+			require.Equal(t, row, distinct[inverse[i]])
+		}
+	}
 }
 
 // TestMergeSamplesRepeatedBlocks compares mergeSamples with a naive merge of every block's

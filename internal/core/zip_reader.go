@@ -15,9 +15,9 @@ import (
 
 // The zip reader accepts what the reference's (the zip crate 0.6) accepts, and fails with its
 // messages: see docs/reference-behaviour.md#zip-reading. Format errors have the serialization
-// status and end with ": at '<entry>'" (": at '<root>'" for the archive itself); I/O errors, an
-// entry running past the end of the archive included, have the I/O status and no location, as in
-// the reference. It is also written for hostile input: every count, length and offset is checked
+// status; I/O errors (data ending too soon, a bad checksum, broken DEFLATE data) keep the
+// reference's I/O status and message. Every error ends with ": at '<entry>'" (": at '<root>'" for
+// the archive itself), which the reference's I/O errors lack. It is also written for hostile input: every count, length and offset is checked
 // against the size of the archive before anything is allocated or read, so a small file never makes
 // it allocate much or loop long.
 
@@ -78,16 +78,17 @@ func openZip(r io.ReaderAt, size int64) (*zipArchive, error) {
 	}
 	end, err := findZipEnd(r, size)
 	if err != nil {
-		return nil, err
+		return nil, inEntry(zipRoot, err)
 	}
 	if !end.recordTooSmall() && end.disk != end.directoryDisk {
 		return nil, zipUnsupported(zipRoot, "Support for multi-disk files is not implemented")
 	}
 	directory, err := findZipDirectory(r, size, end)
 	if err != nil {
-		return nil, err
+		return nil, inEntry(zipRoot, err)
 	}
-	return readZipDirectory(r, size, directory)
+	archive, err := readZipDirectory(r, size, directory)
+	return archive, inEntry(zipRoot, err)
 }
 
 // zipEnd is the end of central directory record.
@@ -435,13 +436,13 @@ func (z *zipArchive) Open(name string) (io.Reader, int64, error) {
 
 	dataStart, err := z.dataStart(entry)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, inEntry(name, err)
 	}
 	if entry.method != zipMethodStored && entry.method != zipMethodDeflate {
 		return nil, 0, zipUnsupported(name, "Compression method not supported")
 	}
 	if entry.compressedSize > uint64(z.size)-dataStart {
-		return nil, 0, errZipEOF()
+		return nil, 0, inEntry(name, errZipEOF())
 	}
 	if entry.uncompressedSize > math.MaxInt64 {
 		return nil, 0, zipInvalid(name, "the size of the entry (%d bytes) is too large", entry.uncompressedSize)
@@ -540,7 +541,7 @@ func (r *zipEntryReader) Read(p []byte) (int, error) {
 	r.remaining -= uint64(n)
 	if err != nil && (err != io.EOF || r.remaining != 0) {
 		// The bytes of a failed read are not handed out: callers see the error at once.
-		r.err = zipReadError(err)
+		r.err = inEntry(r.name, zipReadError(err))
 		return 0, r.err
 	}
 	if r.remaining == 0 {
@@ -563,12 +564,12 @@ func (r *zipEntryReader) finish() error {
 		} else if err != io.EOF && err != io.ErrUnexpectedEOF {
 			// A stream cut after the declared bytes is accepted, as the zip crate does; the
 			// CRC still checks the data.
-			r.err = zipReadError(err)
+			r.err = inEntry(r.name, zipReadError(err))
 			return r.err
 		}
 	}
 	if r.hash != r.crc {
-		r.err = Errorf(IOError, "Invalid checksum")
+		r.err = inEntry(r.name, Errorf(IOError, "Invalid checksum"))
 		return r.err
 	}
 	r.done = true

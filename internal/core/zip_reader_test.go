@@ -275,7 +275,7 @@ func TestZipReaderErrors(t *testing.T) {
 			"serialization format error: invalid Zip archive: Invalid zip header" + root},
 		{"no end record", make([]byte, 100), "a.npy",
 			"serialization format error: invalid Zip archive: Could not find central directory end" + root},
-		{"truncated comment", patch(zipTestEndRecord+20, uint16(1)), "a.npy", "io error: failed to fill whole buffer"},
+		{"truncated comment", patch(zipTestEndRecord+20, uint16(1)), "a.npy", "io error: failed to fill whole buffer" + root},
 		{"multi-disk", patch(zipTestEndRecord+4, uint16(1)), "a.npy",
 			"serialization format error: unsupported Zip archive: Support for multi-disk files is not implemented" + root},
 		{"directory size", patch(zipTestEndRecord+12, uint32(100000)), "a.npy",
@@ -288,7 +288,7 @@ func TestZipReaderErrors(t *testing.T) {
 			"serialization format error: specified file not found in archive: at 'b.npy'"},
 		{"central signature", patch(zipTestCentralA, uint32(0)), "a.npy",
 			"serialization format error: invalid Zip archive: Invalid Central Directory header" + root},
-		{"name past the end", patch(zipTestCentralB+28, uint16(60000)), "a.npy", "io error: failed to fill whole buffer"},
+		{"name past the end", patch(zipTestCentralB+28, uint16(60000)), "a.npy", "io error: failed to fill whole buffer" + root},
 		{"compression method", patch(zipTestCentralA+10, uint16(12)), "a.npy",
 			"serialization format error: unsupported Zip archive: Compression method not supported: at 'a.npy'"},
 		{"encrypted", patch(zipTestCentralA+8, uint16(1)), "a.npy",
@@ -298,12 +298,12 @@ func TestZipReaderErrors(t *testing.T) {
 		{"local header near the end", patch(zipTestCentralA+42, uint32(zipTestCentralA-10)), "a.npy",
 			"serialization format error: invalid Zip archive: Invalid local file header: at 'a.npy'"},
 		{"local header past the end", patch(zipTestCentralA+42, uint32(zipTestEndRecord+20)), "a.npy",
-			"io error: failed to fill whole buffer"},
-		{"local name past the end", patch(26, uint16(60000)), "a.npy", "io error: failed to fill whole buffer"},
-		{"checksum", patch(zipTestDataA, byte('H')), "a.npy", "io error: Invalid checksum"},
-		{"declared checksum", patch(zipTestCentralA+16, uint32(1)), "a.npy", "io error: Invalid checksum"},
+			"io error: failed to fill whole buffer: at 'a.npy'"},
+		{"local name past the end", patch(26, uint16(60000)), "a.npy", "io error: failed to fill whole buffer: at 'a.npy'"},
+		{"checksum", patch(zipTestDataA, byte('H')), "a.npy", "io error: Invalid checksum: at 'a.npy'"},
+		{"declared checksum", patch(zipTestCentralA+16, uint32(1)), "a.npy", "io error: Invalid checksum: at 'a.npy'"},
 		{"data past the end", patch(zipTestCentralA+20, [2]uint32{100000, 100000}), "a.npy",
-			"io error: failed to fill whole buffer"},
+			"io error: failed to fill whole buffer: at 'a.npy'"},
 		{"stored sizes differ", patch(zipTestCentralA+24, uint32(10)), "a.npy",
 			"serialization format error: invalid Zip archive: stored entry with different compressed (11 bytes) " +
 				"and uncompressed (10 bytes) sizes: at 'a.npy'"},
@@ -314,10 +314,10 @@ func TestZipReaderErrors(t *testing.T) {
 			"serialization format error: invalid Zip archive: the DEFLATE data is longer than the size the entry " +
 				"declares: at 'a.npy'"},
 		{"deflate shorter than declared", deflated(func(h *zip.FileHeader) { h.UncompressedSize64 += 1 }), "a.npy",
-			"io error: failed to fill whole buffer"},
-		{"deflate checksum", deflated(func(h *zip.FileHeader) { h.CRC32 ^= 1 }), "a.npy", "io error: Invalid checksum"},
+			"io error: failed to fill whole buffer: at 'a.npy'"},
+		{"deflate checksum", deflated(func(h *zip.FileHeader) { h.CRC32 ^= 1 }), "a.npy", "io error: Invalid checksum: at 'a.npy'"},
 		{"deflate data cut", deflated(func(h *zip.FileHeader) { h.CompressedSize64 -= 5 }), "a.npy",
-			"io error: failed to fill whole buffer"},
+			"io error: failed to fill whole buffer: at 'a.npy'"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -334,7 +334,7 @@ func TestZipReaderErrors(t *testing.T) {
 	dataStart := int(binary.LittleEndian.Uint32(archive[central+42:])) + zipLocalSize + len("a.npy")
 	archive[dataStart] = 0xff // a reserved block type
 	_, err := openAndRead(archive, "a.npy")
-	require.EqualError(t, err, "io error: corrupt deflate stream")
+	require.EqualError(t, err, "io error: corrupt deflate stream: at 'a.npy'")
 }
 
 // An empty entry is checked when opened, since callers may never read it.
@@ -344,7 +344,7 @@ func TestZipReaderChecksEmptyEntriesOnOpen(t *testing.T) {
 	reader, err := openZip(bytes.NewReader(archive), int64(len(archive)))
 	require.NoError(t, err)
 	_, _, err = reader.Open("empty")
-	require.EqualError(t, err, "io error: Invalid checksum")
+	require.EqualError(t, err, "io error: Invalid checksum: at 'empty'")
 }
 
 // A stored entry is read straight into the caller's buffer, in one ReadAt.
@@ -397,12 +397,12 @@ func TestZipReaderHostileSizesFailFast(t *testing.T) {
 		{"2^64-1 entries", zip64Archive(zipMethodStored, data, crc32.ChecksumIEEE(data), 4, 4, math.MaxUint64),
 			"serialization format error: invalid Zip archive: Invalid Central Directory header: at '<root>'"},
 		{"1e12 stored bytes", zip64Archive(zipMethodStored, data, 0, 1e12, 1e12, 1),
-			"io error: failed to fill whole buffer"},
+			"io error: failed to fill whole buffer: at 'x'"},
 		{"1e12 deflated bytes", zip64Archive(zipMethodDeflate, data, 0, 4, 1e12, 1),
 			"serialization format error: invalid Zip archive: 4 bytes of DEFLATE data can not give the " +
 				"1000000000000 bytes the entry declares: at 'x'"},
 		{"1e12 bytes from 1e9", zip64Archive(zipMethodDeflate, data, 0, 1e9, 1e12, 1),
-			"io error: failed to fill whole buffer"},
+			"io error: failed to fill whole buffer: at 'x'"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

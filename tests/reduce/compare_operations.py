@@ -1,5 +1,6 @@
 """Compares metatensor_go's reductions over samples with metatensor-operations 0.5 on random
-tensor maps (components, gradients, unsorted samples), and max/min with a numpy model.
+tensor maps (components, gradients, unsorted samples), and max/min, propagating or ignoring
+NaN, with a numpy model.
 
 usage: METATENSOR_GO_LIBRARY=build/lib/libmetatensor.so PYTHONPATH=python python compare_operations.py
 Prints one line per case family and "N cases, N failed"; exits non-zero on a failure.
@@ -84,9 +85,10 @@ def check(name, ours, want, exact):
             return
 
 
-def model_extreme(block, keep, pick):
-    """max or min per group, the first extreme winning, NaN propagating; gradients of the
-    selected sample."""
+def model_extreme(block, keep, pick, ignore_nan):
+    """max or min per group, the first extreme winning, NaN propagating (the first NaN is
+    selected) or, with ignore_nan, skipped (a group of NaN selects its first sample);
+    gradients of the selected sample."""
     samples = block.samples.values
     keys = samples[:, keep]
     new, index = np.unique(keys, axis=0, return_inverse=True)
@@ -99,18 +101,25 @@ def model_extreme(block, keep, pick):
         for e in np.ndindex(values.shape[1:]):
             column = values[(members,) + e]
             nan = np.flatnonzero(column != column)
-            k = nan[0] if len(nan) else (np.argmax(column) if pick == "max" else np.argmin(column))
+            numbers = np.flatnonzero(column == column)
+            if ignore_nan and len(numbers):
+                best = column[numbers]
+                k = numbers[np.argmax(best) if pick == "max" else np.argmin(best)]
+            elif len(nan):
+                k = nan[0]
+            else:
+                k = np.argmax(column) if pick == "max" else np.argmin(column)
             out[(g,) + e] = column[k]
             selected[(g,) + e] = members[k]
     return new, out, selected, index
 
 
-def check_extreme(tensor, pick):
+def check_extreme(tensor, pick, ignore_nan=False):
     global CASES
     CASES += 1
-    reduced = getattr(metatensor_go, f"{pick}_over_samples")(tensor, ["atom"])
+    reduced = getattr(metatensor_go, f"{pick}_over_samples")(tensor, ["atom"], ignore_nan=ignore_nan)
     for b, block in enumerate(tensor.blocks()):
-        new, values, selected, index = model_extreme(block, [0, 2], pick)
+        new, values, selected, index = model_extreme(block, [0, 2], pick, ignore_nan)
         got = reduced.block_by_id(b)
         ok = np.array_equal(got.samples.values, new) and same(np.asarray(got.values), values, True)
         gradient = block.gradient("positions")
@@ -128,7 +137,7 @@ def check_extreme(tensor, pick):
         ok = ok and np.array_equal(got_gradient.samples.values, new_rows)
         ok = ok and same(np.asarray(got_gradient.values), want, True)
         if not ok:
-            FAILED.append(f"{pick} of block {b}")
+            FAILED.append(f"{pick} of block {b}{' ignoring NaN' if ignore_nan else ''}")
             return
 
 
@@ -154,8 +163,10 @@ def main():
         for block in with_nan.blocks():
             values = np.asarray(block.values)
             values[rng.random(values.shape) < 0.1] = np.nan
+            values[:, 0, 0] = np.nan  # groups of NaN only
         for pick in ("max", "min"):
             check_extreme(with_nan, pick)
+            check_extreme(with_nan, pick, ignore_nan=True)
         for dtype in (np.int32, np.int64):
             tensor = random_tensor(rng, dtype)
             check(f"{dtype.__name__} sum of trial {trial}", metatensor_go.sum_over_samples(tensor, "atom"),

@@ -958,7 +958,10 @@ mts_status_t mts_tensormap_save_buffer(uint8_t **buffer, uintptr_t *buffer_count
  * gradient. The new samples are the distinct values of the remaining dimensions, sorted.
  * `reduction` is "sum", "mean", "var", "std" (as metatensor-operations' functions of the
  * same names), "max" or "min" (each element, and its gradient, from the first sample
- * holding the extreme value; NaN propagates). At least one sample dimension must remain.
+ * holding the extreme value; NaN propagates, the first NaN being selected, unless
+ * `ignore_nan` is set: NaN members are then skipped, and a group of NaN only gives NaN
+ * from its first sample). `ignore_nan` must be false for the other reductions. At least
+ * one sample dimension must remain.
  * The data must be f64, f32, i64 or i32 on the CPU (mean, var and std need f64 or f32);
  * the new arrays are made by each block's values array through `from_dlpack`. The keys
  * are kept, the info is not. `tensor` is not modified. Release the result with
@@ -968,9 +971,10 @@ mts_status_t mts_tensormap_save_buffer(uint8_t **buffer, uintptr_t *buffer_count
  * @param sample_names The names of the sample dimensions to reduce over.
  * @param sample_names_count Number of names.
  * @param reduction The reduction: "sum", "mean", "var", "std", "max" or "min".
+ * @param ignore_nan For max and min: skip NaN rather than propagate it (false for the other reductions).
  * @returns a new `mts_tensormap_t` that the caller releases with `mts_tensormap_free`, or NULL on error (details from `mts_last_error`).
  */
-struct mts_tensormap_t *mtsx_tensormap_reduce_over_samples(const struct mts_tensormap_t *tensor, const char *const *sample_names, uintptr_t sample_names_count, const char *reduction);
+struct mts_tensormap_t *mtsx_tensormap_reduce_over_samples(const struct mts_tensormap_t *tensor, const char *const *sample_names, uintptr_t sample_names_count, const char *reduction, bool ignore_nan);
 
 /**
  * Builds a new block from `block` as `mtsx_tensormap_reduce_over_samples` builds each of
@@ -980,9 +984,10 @@ struct mts_tensormap_t *mtsx_tensormap_reduce_over_samples(const struct mts_tens
  * @param sample_names The names of the sample dimensions to reduce over.
  * @param sample_names_count Number of names.
  * @param reduction The reduction: "sum", "mean", "var", "std", "max" or "min".
+ * @param ignore_nan For max and min: skip NaN rather than propagate it (false for the other reductions).
  * @returns a new `mts_block_t` that the caller releases with `mts_block_free`, or NULL on error (details from `mts_last_error`).
  */
-struct mts_block_t *mtsx_block_reduce_over_samples(const struct mts_block_t *block, const char *const *sample_names, uintptr_t sample_names_count, const char *reduction);
+struct mts_block_t *mtsx_block_reduce_over_samples(const struct mts_block_t *block, const char *const *sample_names, uintptr_t sample_names_count, const char *reduction, bool ignore_nan);
 
 #ifdef __cplusplus
 }  // extern "C"

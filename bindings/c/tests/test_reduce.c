@@ -94,7 +94,7 @@ static void test_reductions(void) {
     mts_tensormap_t *tensor = example();
     for (size_t c = 0; c < ARRAY_SIZE(cases); c++) {
         mts_tensormap_t *reduced = mtsx_tensormap_reduce_over_samples(tensor, ATOM, 1,
-                                                                      cases[c].name);
+                                                                      cases[c].name, false);
         CHECK(reduced != NULL);
         mts_block_t *block = block_at(reduced, 0);
         CHECK_BLOCK_LABELS(block, 0, NAMES_STRUCTURE, structures);
@@ -104,7 +104,7 @@ static void test_reductions(void) {
         mts_tensormap_free(reduced);
 
         mts_block_t *alone = mtsx_block_reduce_over_samples(block_at(tensor, 0), ATOM, 1,
-                                                            cases[c].name);
+                                                            cases[c].name, false);
         CHECK(alone != NULL);
         CHECK_ARRAY(block_array(alone), shape, cases[c].values);
         CHECK_ARRAY(block_array(positions(alone)), shape, cases[c].gradient);
@@ -115,29 +115,66 @@ static void test_reductions(void) {
 
 static void test_errors(void) {
     mts_tensormap_t *tensor = example();
-    CHECK_NULL_ERROR(mtsx_tensormap_reduce_over_samples(tensor, UNKNOWN, 1, "sum"),
+    CHECK_NULL_ERROR(mtsx_tensormap_reduce_over_samples(tensor, UNKNOWN, 1, "sum", false),
                      INVALID "'center' is not one of the sample dimensions (structure, atom)");
-    CHECK_NULL_ERROR(mtsx_tensormap_reduce_over_samples(tensor, EVERYTHING, 2, "sum"),
+    CHECK_NULL_ERROR(mtsx_tensormap_reduce_over_samples(tensor, EVERYTHING, 2, "sum", false),
                      INVALID "can not remove every sample dimension (structure, atom): at least "
                              "one must remain");
-    CHECK_NULL_ERROR(mtsx_tensormap_reduce_over_samples(tensor, ATOM, 1, "median"),
+    CHECK_NULL_ERROR(mtsx_tensormap_reduce_over_samples(tensor, ATOM, 1, "median", false),
                      INVALID "unknown reduction 'median': expected sum, mean, var, std, max or "
                              "min");
-    CHECK_NULL_ERROR(mtsx_tensormap_reduce_over_samples(tensor, ATOM, 1, NULL),
+    CHECK_NULL_ERROR(mtsx_tensormap_reduce_over_samples(tensor, ATOM, 1, NULL, false),
                      INVALID "got invalid NULL pointer for reduction");
-    CHECK_NULL_ERROR(mtsx_tensormap_reduce_over_samples(NULL, ATOM, 1, "sum"),
+    CHECK_NULL_ERROR(mtsx_tensormap_reduce_over_samples(NULL, ATOM, 1, "sum", false),
                      INVALID "got invalid NULL pointer for tensor");
-    CHECK_NULL_ERROR(mtsx_block_reduce_over_samples(block_at(tensor, 0), UNKNOWN, 1, "max"),
+    CHECK_NULL_ERROR(mtsx_block_reduce_over_samples(block_at(tensor, 0), UNKNOWN, 1, "max", false),
                      INVALID "'center' is not one of the sample dimensions (structure, atom)");
-    CHECK_NULL_ERROR(mtsx_block_reduce_over_samples(NULL, ATOM, 1, "max"),
+    CHECK_NULL_ERROR(mtsx_block_reduce_over_samples(NULL, ATOM, 1, "max", false),
                      INVALID "got invalid NULL pointer for block");
+    CHECK_NULL_ERROR(mtsx_tensormap_reduce_over_samples(tensor, ATOM, 1, "mean", true),
+                     INVALID "ignore_nan only applies to max and min, not to mean");
     mts_tensormap_free(tensor);
+}
+
+/* max and min of two structures whose samples hold NaN: propagated by default,
+ * skipped with ignore_nan, a column of NaN only staying NaN. Rows (structure,
+ * atom) = (0, 0): [NaN, 1], (0, 1): [2, 3], (1, 0): [4, NaN], (1, 1): [NaN, NaN]. */
+static void test_ignore_nan(void) {
+    static const int32_t samples[] = {0, 0, 0, 1, 1, 0, 1, 1};
+    const double values[] = {NAN, 1, 2, 3, 4, NAN, NAN, NAN};
+    uintptr_t shape[] = {4, 2};
+    uintptr_t reduced_shape[] = {2, 2};
+    struct {
+        const char *name;
+        bool ignore_nan;
+        double values[4];
+    } cases[] = {
+        {"max", false, {NAN, 3, NAN, NAN}},
+        {"max", true, {2, 3, 4, NAN}},
+        {"min", false, {NAN, 1, NAN, NAN}},
+        {"min", true, {2, 1, 4, NAN}},
+    };
+    const mts_labels_t *p = range(NAMES_P, 2);
+    const mts_labels_t *s = ta_labels(NAMES_STRUCTURE_ATOM, 2, samples, 4);
+    mts_block_t *block = mts_block(ta_mts(ta_new_f64(values, shape, 2)), s, NULL, 0, p);
+    CHECK(block != NULL);
+    mts_labels_free(s);
+    mts_labels_free(p);
+    for (size_t c = 0; c < ARRAY_SIZE(cases); c++) {
+        mts_block_t *reduced = mtsx_block_reduce_over_samples(block, ATOM, 1, cases[c].name,
+                                                              cases[c].ignore_nan);
+        CHECK(reduced != NULL);
+        CHECK_ARRAY(block_array(reduced), reduced_shape, cases[c].values);
+        mts_block_free(reduced);
+    }
+    mts_block_free(block);
 }
 
 int main(void) {
     mts_disable_panic_printing();
     test_reductions();
     test_errors();
+    test_ignore_nan();
     CHECK_NOTHING_LEAKED();
     return check_summary();
 }

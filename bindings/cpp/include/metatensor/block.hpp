@@ -77,11 +77,6 @@ public:
         return *this;
     }
 
-    /// A deep copy of this block (values, labels, gradients), owned by the result.
-    TensorBlock clone() const {
-        return TensorBlock(details::checked::block_copy(this->as_mts_block_t()), /*view*/ false);
-    }
-
     /// A block with the same labels, gradients and shapes, whose arrays hold no data
     /// (EmptyDataArray).
     TensorBlock clone_metadata_only() const {
@@ -93,19 +88,8 @@ public:
         return block;
     }
 
-    /// The device of the values.
-    DLDevice device() const {
-        DLDevice device = {kDLCPU, 0};
-        details::checked::block_device(this->as_mts_block_t(), &device);
-        return device;
-    }
-
-    /// The data type of the values.
-    DLDataType dtype() const {
-        DLDataType dtype = {0, 0, 0};
-        details::checked::block_dtype(this->as_mts_block_t(), &dtype);
-        return dtype;
-    }
+    // the methods that map one to one onto a C function, generated from spec/bindings/cpp.yaml
+#include "./block_methods_gen.hpp"
 
     /// Whether this is a view of a block owned by something else (a tensor map, a block).
     bool is_view() const {
@@ -136,29 +120,6 @@ public:
     /// The labels of the last axis.
     Labels properties() const {
         return this->labels(this->values_shape().size() - 1);
-    }
-
-    /// Adds the gradient of the values with respect to `parameter`; this block then owns it.
-    void add_gradient(const std::string& parameter, TensorBlock gradient) {
-        this->check_not_view("add_gradient");
-        details::checked::block_add_gradient(this->as_mts_block_t(), parameter.c_str(), gradient.release());
-    }
-
-    /// The parameters of the gradients.
-    std::vector<std::string> gradients_list() const {
-        const char* const* parameters = nullptr;
-        uintptr_t count = 0;
-        details::checked::block_gradients_list(this->as_mts_block_t(), &parameters, &count);
-        return std::vector<std::string>(parameters, parameters + count);
-    }
-
-    /// A view of the gradient with respect to `parameter`.
-    TensorBlock gradient(const std::string& parameter) const {
-        mts_block_t* gradient = nullptr;
-        // the result is a view, which can not modify this block
-        details::checked::block_gradient(const_cast<mts_block_t*>(this->as_mts_block_t()), parameter.c_str(), &gradient);
-        details::check_pointer(gradient);
-        return TensorBlock::unsafe_view_from_ptr(gradient);
     }
 
     /// The block of the C API behind this one.
@@ -192,31 +153,15 @@ public:
         return block;
     }
 
-    /// A view of the values array.
-    MtsArray mts_array() {
-        return this->const_mts_array();
-    }
-
-    /// The labels of the given axis of the values.
-    Labels labels(uintptr_t axis) const {
-        return Labels::unsafe_from_ptr(details::checked::block_labels(this->as_mts_block_t(), axis));
-    }
-
     /// The shape of the values.
     std::vector<uintptr_t> values_shape() const {
-        return this->const_mts_array().shape();
+        // mts_array() is not const as it gives the values to change; the shape is only read
+        return const_cast<TensorBlock*>(this)->mts_array().shape();
     }
 
 private:
     explicit TensorBlock(): TensorBlock(nullptr, /*view*/ true) {}
     explicit TensorBlock(mts_block_t* block, bool view): block_(block), is_view_(view) {}
-
-    MtsArray const_mts_array() const {
-        mts_array_t array = {};
-        // mts_block_data takes a mutable block, but only gives a view of its values
-        details::checked::block_data(const_cast<mts_block_t*>(this->as_mts_block_t()), &array);
-        return MtsArray(array);
-    }
 
     void check_not_view(const char* method) const {
         if (is_view_) {
@@ -235,8 +180,6 @@ private:
 
     friend class TensorMap;
     friend class metatensor_torch::TensorBlockHolder;
-    friend TensorBlock io::load_block(const std::string& path, mts_create_array_callback_t create_array);
-    friend TensorBlock io::load_block_buffer(const uint8_t* buffer, size_t buffer_count, mts_create_array_callback_t create_array);
 
     mts_block_t* block_;
     bool is_view_;

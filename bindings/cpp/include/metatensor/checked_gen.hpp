@@ -16,7 +16,6 @@ inline void disable_panic_printing() {
 
 /// Gives the version of this library as a string (the `METATENSOR_VERSION` it was built
 /// with). The string is static: never free it.
-/// Used by metatensor::version.
 inline const char *version() {
     return mts_version();
 }
@@ -54,6 +53,7 @@ inline const struct mts_labels_t *labels_assume_unique(const char *const *names,
 /// Gives the names of the dimensions of the labels. The array and its strings belong to the
 /// labels: do not free or change them; they stay valid as long as the labels. Labels without
 /// any dimension give a NULL array and a count of 0.
+/// Used by Labels::names (generated).
 inline void labels_dimensions(const struct mts_labels_t *labels, const char *const **names, uintptr_t *count) {
     metatensor::details::check_status(mts_labels_dimensions(labels, names, count));
 }
@@ -63,7 +63,7 @@ inline void labels_dimensions(const struct mts_labels_t *labels, const char *con
 /// `ptr` (for labels built by `mts_labels*`, the very pointer the caller passed in). Do not
 /// destroy it; it stays usable as long as the labels. `*array` is only written: an array it
 /// held before is not destroyed.
-/// Used by Labels::values.
+/// Used by Labels::mts_array (generated).
 inline void labels_values(const struct mts_labels_t *labels, struct mts_array_t *array) {
     metatensor::details::check_status(mts_labels_values(labels, array));
 }
@@ -72,7 +72,7 @@ inline void labels_values(const struct mts_labels_t *labels, struct mts_array_t 
 /// their device once if needed. For contiguous CPU int32 values this is the memory of the
 /// values array itself. The pointer stays valid as long as the labels; for labels without
 /// entries it is not NULL but must not be read.
-/// Used by Labels::values.
+/// Used by Labels::values_cpu (generated).
 inline void labels_values_cpu(const struct mts_labels_t *labels, const int32_t **values, uintptr_t *count, uintptr_t *size) {
     metatensor::details::check_status(mts_labels_values_cpu(labels, values, count, size));
 }
@@ -80,7 +80,7 @@ inline void labels_values_cpu(const struct mts_labels_t *labels, const int32_t *
 /// Looks up one entry in the labels and gives its position, or -1 when the labels do not
 /// contain it. The entry must have one value per dimension of the labels; labels with no
 /// dimension at all can not be searched.
-/// Used by Labels::position.
+/// Used by Labels::position (generated).
 inline void labels_position(const struct mts_labels_t *labels, const int32_t *values, uintptr_t values_count, int64_t *result) {
     metatensor::details::check_status(mts_labels_position(labels, values, values_count, result));
 }
@@ -99,7 +99,7 @@ inline const struct mts_labels_t *labels_clone(const struct mts_labels_t *labels
 /// their order, then the entries of `second` not in `first`, in their order. The result is
 /// placed on the device of `first`. Each mapping, when given, receives for every entry of its
 /// input the position of that entry in the result.
-/// Used by Labels::set_union.
+/// Used by Labels::set_union (generated).
 inline void labels_union(const struct mts_labels_t *first, const struct mts_labels_t *second, const struct mts_labels_t **result, int64_t *first_mapping, uintptr_t first_mapping_count, int64_t *second_mapping, uintptr_t second_mapping_count) {
     metatensor::details::check_status(mts_labels_union(first, second, result, first_mapping, first_mapping_count, second_mapping, second_mapping_count));
 }
@@ -109,7 +109,7 @@ inline void labels_union(const struct mts_labels_t *first, const struct mts_labe
 /// many). The result is placed on the device of `first`. Each mapping, when given, receives
 /// for every entry of its input the position of that entry in the result, or -1 when the
 /// entry is not part of it.
-/// Used by Labels::set_intersection.
+/// Used by Labels::set_intersection (generated).
 inline void labels_intersection(const struct mts_labels_t *first, const struct mts_labels_t *second, const struct mts_labels_t **result, int64_t *first_mapping, uintptr_t first_mapping_count, int64_t *second_mapping, uintptr_t second_mapping_count) {
     metatensor::details::check_status(mts_labels_intersection(first, second, result, first_mapping, first_mapping_count, second_mapping, second_mapping_count));
 }
@@ -118,7 +118,7 @@ inline void labels_intersection(const struct mts_labels_t *first, const struct m
 /// that `second` does not contain, in the order of `first`. The result is placed on the
 /// device of `first`. The mapping, when given, receives for every entry of `first` its
 /// position in the result, or -1 when the entry was removed.
-/// Used by Labels::set_difference.
+/// Used by Labels::set_difference (generated).
 inline void labels_difference(const struct mts_labels_t *first, const struct mts_labels_t *second, const struct mts_labels_t **result, int64_t *first_mapping, uintptr_t first_mapping_count) {
     metatensor::details::check_status(mts_labels_difference(first, second, result, first_mapping, first_mapping_count));
 }
@@ -127,7 +127,7 @@ inline void labels_difference(const struct mts_labels_t *first, const struct mts
 /// the positions of the selection's entries are given in the selection's order (entries not
 /// found are skipped); otherwise every entry whose values on the selection's dimensions equal
 /// one selection entry is kept, in the order of `labels`.
-/// Used by Labels::select.
+/// Used by Labels::select (generated).
 inline void labels_select(const struct mts_labels_t *labels, const struct mts_labels_t *selection, uint64_t *selected, uintptr_t *selected_count) {
     metatensor::details::check_status(mts_labels_select(labels, selection, selected, selected_count));
 }
@@ -180,7 +180,7 @@ inline void block_free(struct mts_block_t *block) {
 /// same order) are copied by their arrays' `copy` onto the device they are on, while the
 /// labels are shared by reference. Release the result with `mts_block_free`, or move it into
 /// a tensor map with `mts_tensormap`.
-/// Used by TensorBlock::clone.
+/// Used by TensorBlock::clone (generated).
 inline struct mts_block_t *block_copy(const struct mts_block_t *block) {
     auto* result = mts_block_copy(block);
     metatensor::details::check_pointer(result);
@@ -190,6 +190,7 @@ inline struct mts_block_t *block_copy(const struct mts_block_t *block) {
 /// Gives the labels of one axis of the block's values: axis 0 for the samples, 1 to `n` for
 /// the `n` components, `n + 1` for the properties. The result is a new reference to the
 /// labels the block holds; release it with `mts_labels_free`.
+/// Used by TensorBlock::labels (generated).
 inline const struct mts_labels_t *block_labels(const struct mts_block_t *block, uintptr_t axis) {
     auto* result = mts_block_labels(block, axis);
     metatensor::details::check_pointer(result);
@@ -200,6 +201,7 @@ inline const struct mts_labels_t *block_labels(const struct mts_block_t *block, 
 /// block that stays owned by its parent: never free it. It may be changed through this
 /// pointer (for example given gradients of its own). It stays valid until a gradient is added
 /// to the parent or the parent is freed. Fails when the block has no such gradient.
+/// Used by TensorBlock::gradient (generated).
 inline void block_gradient(struct mts_block_t *block, const char *parameter, struct mts_block_t **gradient) {
     metatensor::details::check_status(mts_block_gradient(block, parameter, gradient));
 }
@@ -207,6 +209,7 @@ inline void block_gradient(struct mts_block_t *block, const char *parameter, str
 /// Gives the array holding the block's values. The result is a view: a copy of the stored
 /// `mts_array_t` with `destroy` set to NULL, sharing its `ptr`. Do not destroy it; it stays
 /// usable as long as the block. The data may be changed through it, but not its shape.
+/// Used by TensorBlock::mts_array (generated).
 inline void block_data(struct mts_block_t *block, struct mts_array_t *data) {
     metatensor::details::check_status(mts_block_data(block, data));
 }
@@ -219,7 +222,7 @@ inline void block_data(struct mts_block_t *block, struct mts_array_t *data) {
 /// consumed whatever happens: when it is rejected it is freed, so the caller must neither use
 /// nor free it after the call. Only when `block` or `parameter` is NULL does the caller keep
 /// it.
-/// Used by TensorBlock::add_gradient.
+/// Used by TensorBlock::add_gradient (generated).
 inline void block_add_gradient(struct mts_block_t *block, const char *parameter, struct mts_block_t *gradient) {
     metatensor::details::check_status(mts_block_add_gradient(block, parameter, gradient));
 }
@@ -228,19 +231,19 @@ inline void block_add_gradient(struct mts_block_t *block, const char *parameter,
 /// array and its strings belong to the block: do not free or change them. They stay valid
 /// until a gradient is added to the block or the block is freed. A block without gradients
 /// gives a NULL array and a count of 0.
-/// Used by TensorBlock::gradients_list.
+/// Used by TensorBlock::gradients_list (generated).
 inline void block_gradients_list(const struct mts_block_t *block, const char *const **parameters, uintptr_t *parameters_count) {
     metatensor::details::check_status(mts_block_gradients_list(block, parameters, parameters_count));
 }
 
 /// Tells on which device the block's values live, as reported by their array.
-/// Used by TensorBlock::device.
+/// Used by TensorBlock::device (generated).
 inline void block_device(const struct mts_block_t *block, DLDevice *device) {
     metatensor::details::check_status(mts_block_device(block, device));
 }
 
 /// Tells the element type of the block's values, as reported by their array.
-/// Used by TensorBlock::dtype.
+/// Used by TensorBlock::dtype (generated).
 inline void block_dtype(const struct mts_block_t *block, DLDataType *dtype) {
     metatensor::details::check_status(mts_block_dtype(block, dtype));
 }
@@ -268,7 +271,7 @@ inline void tensormap_free(struct mts_tensormap_t *tensor) {
 /// Makes an independent copy of a tensor map: every block is copied as by `mts_block_copy`,
 /// the keys are shared by reference and the info is copied in the same order. Release the
 /// result with `mts_tensormap_free`.
-/// Used by TensorMap::clone.
+/// Used by TensorMap::clone (generated).
 inline struct mts_tensormap_t *tensormap_copy(const struct mts_tensormap_t *tensor) {
     auto* result = mts_tensormap_copy(tensor);
     metatensor::details::check_pointer(result);
@@ -277,7 +280,7 @@ inline struct mts_tensormap_t *tensormap_copy(const struct mts_tensormap_t *tens
 
 /// Gives the keys of the tensor map, as a new reference to the labels it holds. Release the
 /// result with `mts_labels_free`.
-/// Used by TensorMap::keys.
+/// Used by TensorMap::keys (generated).
 inline const struct mts_labels_t *tensormap_keys(const struct mts_tensormap_t *tensor) {
     auto* result = mts_tensormap_keys(tensor);
     metatensor::details::check_pointer(result);
@@ -287,7 +290,7 @@ inline const struct mts_labels_t *tensormap_keys(const struct mts_tensormap_t *t
 /// Gives the block at position `index` (the position of its key). The block stays owned by
 /// the tensor map: never free it. It stays valid until the tensor map is freed. Fails when
 /// `index` is not below the number of blocks.
-/// Used by TensorMap::block_by_id.
+/// Used by TensorMap::block_by_id (generated).
 inline void tensormap_block_by_id(struct mts_tensormap_t *tensor, struct mts_block_t **block, uintptr_t index) {
     metatensor::details::check_status(mts_tensormap_block_by_id(tensor, block, index));
 }
@@ -302,7 +305,7 @@ inline void tensormap_block_by_id(struct mts_tensormap_t *tensor, struct mts_blo
 /// Blocks with gradients of gradients are rejected. `tensor` is not modified. `fill_value` is
 /// destroyed exactly once whatever happens, even when another argument is NULL: the caller
 /// must not destroy it. Release the result with `mts_tensormap_free`.
-/// Used by TensorMap::keys_to_properties.
+/// Used by TensorMap::keys_to_properties (generated).
 inline struct mts_tensormap_t *tensormap_keys_to_properties(const struct mts_tensormap_t *tensor, const struct mts_labels_t *keys_to_move, struct mts_array_t fill_value, bool sort_samples) {
     auto* result = mts_tensormap_keys_to_properties(tensor, keys_to_move, fill_value, sort_samples);
     metatensor::details::check_pointer(result);
@@ -314,7 +317,7 @@ inline struct mts_tensormap_t *tensormap_keys_to_properties(const struct mts_ten
 /// properties, so the last name given ends up first. At least one name must be given, and
 /// each must be a component of every block. `tensor` is not modified: its blocks are copied
 /// first. Release the result with `mts_tensormap_free`.
-/// Used by TensorMap::components_to_properties.
+/// Used by TensorMap::components_to_properties (generated).
 inline struct mts_tensormap_t *tensormap_components_to_properties(const struct mts_tensormap_t *tensor, const char *const *dimensions, uintptr_t dimensions_count) {
     auto* result = mts_tensormap_components_to_properties(tensor, dimensions, dimensions_count);
     metatensor::details::check_pointer(result);
@@ -328,7 +331,7 @@ inline struct mts_tensormap_t *tensormap_components_to_properties(const struct m
 /// with gradients of gradients are rejected. `tensor` is not modified. `fill_value` is
 /// destroyed exactly once whatever happens, even when another argument is NULL: the caller
 /// must not destroy it. Release the result with `mts_tensormap_free`.
-/// Used by TensorMap::keys_to_samples.
+/// Used by TensorMap::keys_to_samples (generated).
 inline struct mts_tensormap_t *tensormap_keys_to_samples(const struct mts_tensormap_t *tensor, const struct mts_labels_t *keys_to_move, struct mts_array_t fill_value, bool sort_samples) {
     auto* result = mts_tensormap_keys_to_samples(tensor, keys_to_move, fill_value, sort_samples);
     metatensor::details::check_pointer(result);
@@ -338,7 +341,7 @@ inline struct mts_tensormap_t *tensormap_keys_to_samples(const struct mts_tensor
 /// Stores the metadata string `value` under `key` in the tensor map's info; both strings are
 /// copied. A key that is already set keeps its place in the list of keys and gets the new
 /// value, which ends the validity of the old value's pointer.
-/// Used by TensorMap::set_info.
+/// Used by TensorMap::set_info (generated).
 inline void tensormap_set_info(struct mts_tensormap_t *tensor, const char *key, const char *value) {
     metatensor::details::check_status(mts_tensormap_set_info(tensor, key, value));
 }
@@ -346,7 +349,7 @@ inline void tensormap_set_info(struct mts_tensormap_t *tensor, const char *key, 
 /// Reads the info entry `key` of the tensor map. A key that is not set is not an error: the
 /// value is NULL. The string belongs to the tensor map: do not free it; it stays valid until
 /// the entry is set again or the tensor map is freed.
-/// Used by TensorMap::get_info.
+/// Used by TensorMap::get_info (generated), details::TensorMapInfo.
 inline void tensormap_get_info(const struct mts_tensormap_t *tensor, const char *key, const char **value) {
     metatensor::details::check_status(mts_tensormap_get_info(tensor, key, value));
 }
@@ -361,14 +364,14 @@ inline void tensormap_info_keys(const struct mts_tensormap_t *tensor, const char
 
 /// Tells on which device the tensor map's data lives: that of its first block, or the CPU
 /// when it has no blocks.
-/// Used by TensorMap::device.
+/// Used by TensorMap::device (generated).
 inline void tensormap_device(const struct mts_tensormap_t *tensor, DLDevice *device) {
     metatensor::details::check_status(mts_tensormap_device(tensor, device));
 }
 
 /// Tells the element type of the tensor map's values: that of its first block, or 64-bit
 /// float when it has no blocks.
-/// Used by TensorMap::dtype.
+/// Used by TensorMap::dtype (generated).
 inline void tensormap_dtype(const struct mts_tensormap_t *tensor, DLDataType *dtype) {
     metatensor::details::check_status(mts_tensormap_dtype(tensor, dtype));
 }
@@ -377,7 +380,6 @@ inline void tensormap_dtype(const struct mts_tensormap_t *tensor, DLDataType *dt
 /// structured array of int32 fields, one per dimension). Names and uniqueness are checked as
 /// in `mts_labels`. The values are held in a CPU array owned by the library. Release the
 /// result with `mts_labels_free`.
-/// Used by io::load_labels.
 inline const struct mts_labels_t *labels_load(const char *path) {
     auto* result = mts_labels_load(path);
     metatensor::details::check_pointer(result);
@@ -387,7 +389,6 @@ inline const struct mts_labels_t *labels_load(const char *path) {
 /// Reads labels from bytes in memory, in the format of `mts_labels_save_buffer`. The bytes
 /// are only read during the call. An empty buffer is a serialization error. Release the
 /// result with `mts_labels_free`.
-/// Used by io::load_labels_buffer.
 inline const struct mts_labels_t *labels_load_buffer(const uint8_t *buffer, uintptr_t buffer_count) {
     auto* result = mts_labels_load_buffer(buffer, buffer_count);
     metatensor::details::check_pointer(result);
@@ -396,7 +397,6 @@ inline const struct mts_labels_t *labels_load_buffer(const uint8_t *buffer, uint
 
 /// Writes labels to the file at `path`, replacing any existing file. The path is used as
 /// given: no extension is added (`.mts` is the customary one).
-/// Used by io::save.
 inline void labels_save(const char *path, const struct mts_labels_t *labels) {
     metatensor::details::check_status(mts_labels_save(path, labels));
 }
@@ -415,7 +415,6 @@ inline void labels_save_buffer(uint8_t **buffer, uintptr_t *buffer_count, void *
 /// Every array (the values first, then the gradients) is made by calling `create_array`, then
 /// filled by the loader; arrays already made are destroyed when the load fails later. Release
 /// the result with `mts_block_free`, or move it into a tensor map with `mts_tensormap`.
-/// Used by io::load_block.
 inline struct mts_block_t *block_load(const char *path, mts_create_array_callback_t create_array) {
     auto* result = mts_block_load(path, create_array);
     metatensor::details::check_pointer(result);
@@ -427,7 +426,6 @@ inline struct mts_block_t *block_load(const char *path, mts_create_array_callbac
 /// serialization error. Arrays are made by `create_array` as in `mts_block_load`, and
 /// destroyed when the load fails later. Release the result with `mts_block_free`, or move it
 /// into a tensor map with `mts_tensormap`.
-/// Used by io::load_block_buffer.
 inline struct mts_block_t *block_load_buffer(const uint8_t *buffer, uintptr_t buffer_count, mts_create_array_callback_t create_array) {
     auto* result = mts_block_load_buffer(buffer, buffer_count, create_array);
     metatensor::details::check_pointer(result);
@@ -437,7 +435,6 @@ inline struct mts_block_t *block_load_buffer(const uint8_t *buffer, uintptr_t bu
 /// Writes a block and its gradients to the file at `path` (a zip of NPY entries), replacing
 /// any existing file. The path is used as given: no extension is added (`.mts` is the
 /// customary one). The data is read through each array's DLPack export on the CPU.
-/// Used by io::save.
 inline void block_save(const char *path, const struct mts_block_t *block) {
     metatensor::details::check_status(mts_block_save(path, block));
 }
@@ -457,7 +454,6 @@ inline void block_save_buffer(uint8_t **buffer, uintptr_t *buffer_count, void *r
 /// when there is any. Every array is made by calling `create_array` (for each block the
 /// values first, then the gradients), then filled by the loader; arrays already made are
 /// destroyed when the load fails later. Release the result with `mts_tensormap_free`.
-/// Used by io::load.
 inline struct mts_tensormap_t *tensormap_load(const char *path, mts_create_array_callback_t create_array) {
     auto* result = mts_tensormap_load(path, create_array);
     metatensor::details::check_pointer(result);
@@ -468,7 +464,6 @@ inline struct mts_tensormap_t *tensormap_load(const char *path, mts_create_array
 /// bytes are only read during the call; an empty buffer is a serialization error. Arrays are
 /// made by `create_array` as in `mts_tensormap_load`, and destroyed when the load fails
 /// later. Release the result with `mts_tensormap_free`.
-/// Used by io::load_buffer.
 inline struct mts_tensormap_t *tensormap_load_buffer(const uint8_t *buffer, uintptr_t buffer_count, mts_create_array_callback_t create_array) {
     auto* result = mts_tensormap_load_buffer(buffer, buffer_count, create_array);
     metatensor::details::check_pointer(result);
@@ -479,7 +474,6 @@ inline struct mts_tensormap_t *tensormap_load_buffer(const uint8_t *buffer, uint
 /// zip of NPY entries), replacing any existing file. The path is used as given: no extension
 /// is added (`.mts` is the customary one). The data is read through each array's DLPack
 /// export on the CPU.
-/// Used by io::save.
 inline void tensormap_save(const char *path, const struct mts_tensormap_t *tensor) {
     metatensor::details::check_status(mts_tensormap_save(path, tensor));
 }
@@ -499,20 +493,22 @@ inline void tensormap_save_buffer(uint8_t **buffer, uintptr_t *buffer_count, voi
 /// new samples are the distinct values of the remaining dimensions, sorted. `reduction` is
 /// "sum", "mean", "var", "std" (as metatensor-operations' functions of the same names), "max"
 /// or "min" (each element, and its gradient, from the first sample holding the extreme value;
-/// NaN propagates). At least one sample dimension must remain. The data must be f64, f32, i64
-/// or i32 on the CPU (mean, var and std need f64 or f32); the new arrays are made by each
-/// block's values array through `from_dlpack`. The keys are kept, the info is not. `tensor`
-/// is not modified. Release the result with `mts_tensormap_free`.
-inline struct mts_tensormap_t *x_tensormap_reduce_over_samples(const struct mts_tensormap_t *tensor, const char *const *sample_names, uintptr_t sample_names_count, const char *reduction) {
-    auto* result = mtsx_tensormap_reduce_over_samples(tensor, sample_names, sample_names_count, reduction);
+/// NaN propagates, the first NaN being selected, unless `ignore_nan` is set: NaN members are
+/// then skipped, and a group of NaN only gives NaN from its first sample). `ignore_nan` must
+/// be false for the other reductions. At least one sample dimension must remain. The data
+/// must be f64, f32, i64 or i32 on the CPU (mean, var and std need f64 or f32); the new
+/// arrays are made by each block's values array through `from_dlpack`. The keys are kept, the
+/// info is not. `tensor` is not modified. Release the result with `mts_tensormap_free`.
+inline struct mts_tensormap_t *x_tensormap_reduce_over_samples(const struct mts_tensormap_t *tensor, const char *const *sample_names, uintptr_t sample_names_count, const char *reduction, bool ignore_nan) {
+    auto* result = mtsx_tensormap_reduce_over_samples(tensor, sample_names, sample_names_count, reduction, ignore_nan);
     metatensor::details::check_pointer(result);
     return result;
 }
 
 /// Builds a new block from `block` as `mtsx_tensormap_reduce_over_samples` builds each of its
 /// blocks. `block` is not modified. Release the result with `mts_block_free`.
-inline struct mts_block_t *x_block_reduce_over_samples(const struct mts_block_t *block, const char *const *sample_names, uintptr_t sample_names_count, const char *reduction) {
-    auto* result = mtsx_block_reduce_over_samples(block, sample_names, sample_names_count, reduction);
+inline struct mts_block_t *x_block_reduce_over_samples(const struct mts_block_t *block, const char *const *sample_names, uintptr_t sample_names_count, const char *reduction, bool ignore_nan) {
+    auto* result = mtsx_block_reduce_over_samples(block, sample_names, sample_names_count, reduction, ignore_nan);
     metatensor::details::check_pointer(result);
     return result;
 }

@@ -1,5 +1,6 @@
 // Hand-written: the io:: functions, loading and saving labels, blocks and tensor maps as
-// files or buffers (declared in io_fwd.hpp).
+// files or buffers (declared in io_fwd.hpp), around the generated ones that map one to one
+// onto a C function.
 #pragma once
 
 #include <string>
@@ -37,9 +38,8 @@ std::vector<uint8_t> save_to_vector(void (*save)(uint8_t**, uintptr_t*, void*, m
 } // namespace details
 
 namespace io {
-inline void save(const std::string& path, const TensorMap& tensor) {
-    details::checked::tensormap_save(path.c_str(), tensor.as_mts_tensormap_t());
-}
+// the functions that map one to one onto a C function, generated from spec/bindings/cpp.yaml
+#include "./io_definitions_gen.hpp"
 
 template <typename Buffer>
 Buffer save_buffer(const TensorMap& tensor) {
@@ -50,10 +50,6 @@ Buffer save_buffer(const TensorMap& tensor) {
 template<>
 inline std::vector<uint8_t> save_buffer<std::vector<uint8_t>>(const TensorMap& tensor) {
     return details::save_to_vector(details::checked::tensormap_save_buffer, tensor.as_mts_tensormap_t());
-}
-
-inline void save(const std::string& path, const TensorBlock& block) {
-    details::checked::block_save(path.c_str(), block.as_mts_block_t());
 }
 
 template <typename Buffer>
@@ -67,10 +63,6 @@ inline std::vector<uint8_t> save_buffer<std::vector<uint8_t>>(const TensorBlock&
     return details::save_to_vector(details::checked::block_save_buffer, block.as_mts_block_t());
 }
 
-inline void save(const std::string& path, const Labels& labels) {
-    details::checked::labels_save(path.c_str(), labels.as_mts_labels_t());
-}
-
 template <typename Buffer>
 Buffer save_buffer(const Labels& labels) {
     auto buffer = io::save_buffer<std::vector<uint8_t>>(labels);
@@ -82,38 +74,14 @@ inline std::vector<uint8_t> save_buffer<std::vector<uint8_t>>(const Labels& labe
     return details::save_to_vector(details::checked::labels_save_buffer, labels.as_mts_labels_t());
 }
 
-inline TensorMap load(const std::string& path, mts_create_array_callback_t create_array) {
-    return TensorMap::unsafe_from_ptr(details::checked::tensormap_load(path.c_str(), create_array));
-}
-
-inline TensorMap load_buffer(const uint8_t* buffer, size_t buffer_count, mts_create_array_callback_t create_array) {
-    return TensorMap::unsafe_from_ptr(details::checked::tensormap_load_buffer(buffer, buffer_count, create_array));
-}
-
 template <typename Buffer>
 TensorMap load_buffer(const Buffer& buffer, mts_create_array_callback_t create_array) {
     return io::load_buffer(details::bytes_of(buffer), buffer.size(), create_array);
 }
 
-inline TensorBlock load_block(const std::string& path, mts_create_array_callback_t create_array) {
-    return TensorBlock::unsafe_from_ptr(details::checked::block_load(path.c_str(), create_array));
-}
-
-inline TensorBlock load_block_buffer(const uint8_t* buffer, size_t buffer_count, mts_create_array_callback_t create_array) {
-    return TensorBlock::unsafe_from_ptr(details::checked::block_load_buffer(buffer, buffer_count, create_array));
-}
-
 template <typename Buffer>
 TensorBlock load_block_buffer(const Buffer& buffer, mts_create_array_callback_t create_array) {
     return io::load_block_buffer(details::bytes_of(buffer), buffer.size(), create_array);
-}
-
-inline Labels load_labels(const std::string& path) {
-    return Labels(details::checked::labels_load(path.c_str()));
-}
-
-inline Labels load_labels_buffer(const uint8_t* buffer, size_t buffer_count) {
-    return Labels(details::checked::labels_load_buffer(buffer, buffer_count));
 }
 
 template <typename Buffer>

@@ -136,17 +136,6 @@ public:
         return *this;
     }
 
-    /// The names of the dimensions, valid as long as these labels.
-    std::vector<const char*> names() const {
-        if (labels_ == nullptr) {
-            return {};
-        }
-        const char* const* names = nullptr;
-        uintptr_t count = 0;
-        details::checked::labels_dimensions(labels_, &names, &count);
-        return std::vector<const char*>(names, names + count);
-    }
-
     /// The device of the values.
     DLDevice device() const {
         return this->mts_array().device();
@@ -182,6 +171,9 @@ public:
         return labels;
     }
 
+    // the methods that map one to one onto a C function, generated from spec/bindings/cpp.yaml
+#include "./labels_methods_gen.hpp"
+
     /// The position of an entry, nullopt when it is not there.
     std::optional<size_t> position(std::initializer_list<int32_t> entry) const {
         return this->position(entry.begin(), entry.size());
@@ -193,55 +185,15 @@ public:
     std::optional<size_t> position(const std::vector<int32_t>& entry) const {
         return this->position(entry.data(), entry.size());
     }
-    std::optional<size_t> position(const int32_t* entry, size_t length) const {
-        int64_t result = -1;
-        details::checked::labels_position(labels_, entry, length, &result);
-        if (result < 0) {
-            return std::nullopt;
-        }
-        return static_cast<size_t>(result);
-    }
-
-    /// A view of the array holding the values, on its device.
-    MtsArray mts_array() const {
-        mts_array_t array = {};
-        details::checked::labels_values(labels_, &array);
-        return MtsArray(array);
-    }
 
     /// The values on `device`, as [count, size] int32.
     DLPackArray<int32_t> values(DLDevice device = {kDLCPU, 0}, const int64_t* stream = nullptr) const {
         return this->mts_array().as_dlpack_array<int32_t>(device, stream, {DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION});
     }
 
-    /// The values in CPU memory, as a [count, size] view valid as long as these labels.
-    NDArray<int32_t> values_cpu() const {
-        const int32_t* values = nullptr;
-        uintptr_t count = 0;
-        uintptr_t size = 0;
-        details::checked::labels_values_cpu(labels_, &values, &count, &size);
-        return NDArray<int32_t>(values, {count, size});
-    }
-
-    /// The entries of these labels then those of `other` that are not here; the mappings,
-    /// when given, receive the position in the union of every entry of each side.
-    Labels set_union(const Labels& other, int64_t* first_mapping = nullptr, size_t first_mapping_count = 0,
-                     int64_t* second_mapping = nullptr, size_t second_mapping_count = 0) const {
-        return this->two_sided(details::checked::labels_union, other, first_mapping, first_mapping_count,
-            second_mapping, second_mapping_count);
-    }
-
     /// set_union, with the mappings in vectors as long as each side's entries.
     Labels set_union(const Labels& other, std::vector<size_t>& first_mapping, std::vector<size_t>& second_mapping) const {
         return this->with_mappings(&Labels::set_union, other, first_mapping, second_mapping);
-    }
-
-    /// The entries present on both sides; the mappings, when given, receive the position in
-    /// the intersection of every entry of each side, -1 for those not in it.
-    Labels set_intersection(const Labels& other, int64_t* first_mapping = nullptr, size_t first_mapping_count = 0,
-                            int64_t* second_mapping = nullptr, size_t second_mapping_count = 0) const {
-        return this->two_sided(details::checked::labels_intersection, other, first_mapping, first_mapping_count,
-            second_mapping, second_mapping_count);
     }
 
     /// set_intersection, with the mappings in vectors as long as each side's entries.
@@ -250,30 +202,12 @@ public:
         return this->with_mappings(&Labels::set_intersection, other, first_mapping, second_mapping);
     }
 
-    /// The entries of these labels that are not in `other`; the mapping, when given,
-    /// receives the position in the difference of every entry here, -1 for those not in it.
-    Labels set_difference(const Labels& other, int64_t* first_mapping = nullptr, size_t first_mapping_count = 0) const {
-        const mts_labels_t* result = nullptr;
-        details::checked::labels_difference(labels_, other.labels_, &result,
-            first_mapping, first_mapping_count);
-        return Labels(result);
-    }
-
     /// set_difference, with the mapping in a vector as long as these labels' entries.
     Labels set_difference(const Labels& other, std::vector<std::optional<size_t>>& first_mapping) const {
         auto first = details::MappingBuffer(first_mapping.size());
         auto result = this->set_difference(other, first.data(), first.size());
         first.copy_to(first_mapping);
         return result;
-    }
-
-    /// Writes into `selected` the positions of the entries matching `selection` (whose
-    /// dimensions are some of these labels'), and their number into `selected_count`, which
-    /// holds the capacity of `selected` on entry.
-    void select(const Labels& selection, uint64_t* selected, size_t* selected_count) const {
-        uintptr_t count = *selected_count;
-        details::checked::labels_select(labels_, selection.labels_, selected, &count);
-        *selected_count = count;
     }
 
     /// The positions of the entries matching `selection`.
@@ -309,15 +243,6 @@ private:
     Labels(const std::vector<std::string>& names, const NDArray<int32_t>& values, InternalConstructor):
         Labels(names, values.data(), values.shape()[0]) {}
 
-    // Runs a checked set operation of the C API giving two mappings (union, intersection).
-    Labels two_sided(void (*operation)(const mts_labels_t*, const mts_labels_t*, const mts_labels_t**, int64_t*, uintptr_t, int64_t*, uintptr_t),
-                     const Labels& other, int64_t* first_mapping, size_t first_mapping_count,
-                     int64_t* second_mapping, size_t second_mapping_count) const {
-        const mts_labels_t* result = nullptr;
-        operation(labels_, other.labels_, &result, first_mapping, first_mapping_count, second_mapping, second_mapping_count);
-        return Labels(result);
-    }
-
     // Runs a set operation of two mappings (union, intersection) with int64 buffers as long
     // as the user's vectors, then copies the positions into them.
     template<typename Vector>
@@ -339,8 +264,6 @@ private:
     }
 
     friend Labels details::labels_from_cxx(const std::vector<std::string>&, const int32_t*, size_t, bool);
-    friend Labels io::load_labels(const std::string& path);
-    friend Labels io::load_labels_buffer(const uint8_t* buffer, size_t buffer_count);
     friend class metatensor_torch::LabelsHolder;
 
     const mts_labels_t* labels_;

@@ -97,14 +97,10 @@ using fill_value_t = std::enable_if_t<std::is_arithmetic_v<T> && !std::is_same_v
 
 } // namespace details
 
-// The overloads of keys_to_properties and keys_to_samples, which differ only by the C
-// function they call: the keys to move as Labels, names or one name, and the fill value as
-// an array or a number.
-#define METATENSOR_KEYS_MOVE_OVERLOADS(NAME, CHECKED)                                                     \
-    TensorMap NAME(const Labels& keys_to_move, MtsArray fill_value, bool sort_samples) const {            \
-        return TensorMap(details::checked::CHECKED(tensor_, keys_to_move.as_mts_labels_t(), \
-            std::move(fill_value).release(), sort_samples), /*view*/ false);                              \
-    }                                                                                                     \
+// The overloads of keys_to_properties and keys_to_samples around the generated one taking
+// Labels and an array, the same for both: the keys to move as Labels, names or one name, and
+// the fill value as an array or a number.
+#define METATENSOR_KEYS_MOVE_OVERLOADS(NAME)                                                              \
     TensorMap NAME(const std::vector<std::string>& keys_to_move, MtsArray fill_value, bool sort_samples) const { \
         return NAME(Labels(keys_to_move), std::move(fill_value), sort_samples);                           \
     }                                                                                                     \
@@ -164,61 +160,31 @@ public:
         return *this;
     }
 
-    /// A deep copy of this tensor map.
-    TensorMap clone() const {
-        return TensorMap(details::checked::tensormap_copy(tensor_), /*view*/ false);
-    }
-
     /// A tensor map with the same keys and blocks of the same metadata, holding no data.
     TensorMap clone_metadata_only() const {
         auto keys = this->keys();
         auto blocks = std::vector<TensorBlock>();
         blocks.reserve(keys.count());
         for (uintptr_t i = 0; i < keys.count(); i++) {
-            blocks.push_back(this->block_view(i).clone_metadata_only());
+            // block_by_id is not const as its views can change the blocks; these are only read
+            blocks.push_back(const_cast<TensorMap&>(*this).block_by_id(i).clone_metadata_only());
         }
         return TensorMap(std::move(keys), std::move(blocks));
     }
 
-    /// The device of the blocks' values.
-    DLDevice device() const {
-        DLDevice device = {kDLCPU, 0};
-        details::checked::tensormap_device(this->as_mts_tensormap_t(), &device);
-        return device;
-    }
-
-    /// The data type of the blocks' values.
-    DLDataType dtype() const {
-        DLDataType dtype = {0, 0, 0};
-        details::checked::tensormap_dtype(this->as_mts_tensormap_t(), &dtype);
-        return dtype;
-    }
+    // the methods that map one to one onto a C function, generated from spec/bindings/cpp.yaml
+#include "./tensor_methods_gen.hpp"
 
     /// Whether this is a view of a tensor map owned elsewhere.
     bool is_view() const {
         return is_view_;
     }
 
-    /// The keys.
-    Labels keys() const {
-        return Labels::unsafe_from_ptr(details::checked::tensormap_keys(tensor_));
-    }
-
-    /// A view of the block at `index`.
-    TensorBlock block_by_id(uintptr_t index) & {
-        return this->block_view(index);
-    }
+    /// block_by_id on a temporary tensor map would give a dangling view.
     TensorBlock block_by_id(uintptr_t index) && = delete;
 
-    METATENSOR_KEYS_MOVE_OVERLOADS(keys_to_properties, tensormap_keys_to_properties)
-    METATENSOR_KEYS_MOVE_OVERLOADS(keys_to_samples, tensormap_keys_to_samples)
-
-    /// The tensor map with the given component dimensions moved to the properties.
-    TensorMap components_to_properties(const std::vector<std::string>& dimensions) const {
-        auto names = details::c_strings(dimensions);
-        return TensorMap(details::checked::tensormap_components_to_properties(
-            tensor_, names.data(), names.size()), /*view*/ false);
-    }
+    METATENSOR_KEYS_MOVE_OVERLOADS(keys_to_properties)
+    METATENSOR_KEYS_MOVE_OVERLOADS(keys_to_samples)
 
     /// The tensor map with the given component dimension moved to the properties.
     TensorMap components_to_properties(const std::string& dimension) const {
@@ -262,21 +228,6 @@ public:
     [[deprecated("this will be removed in the next version, use TensorMap::unsafe_from_ptr instead")]]
     explicit TensorMap(mts_tensormap_t* tensor): tensor_(tensor), is_view_(false) {}
 
-    /// Sets the info `key` to `value`.
-    void set_info(const std::string& key, const std::string& value) {
-        details::checked::tensormap_set_info(tensor_, key.c_str(), value.c_str());
-    }
-
-    /// The info `key`, nullopt when it is not set.
-    std::optional<std::string> get_info(const std::string& key) const {
-        const char* value = nullptr;
-        details::checked::tensormap_get_info(tensor_, key.c_str(), &value);
-        if (value == nullptr) {
-            return std::nullopt;
-        }
-        return std::string(value);
-    }
-
     /// Every info, as (key, value) pairs.
     details::TensorMapInfo info() const {
         return details::TensorMapInfo(tensor_);
@@ -285,14 +236,6 @@ public:
 private:
     TensorMap(): TensorMap(nullptr, /*view*/ true) {}
     explicit TensorMap(mts_tensormap_t* tensor, bool view): tensor_(tensor), is_view_(view) {}
-
-    TensorBlock block_view(uintptr_t index) const {
-        mts_block_t* block = nullptr;
-        // the view can not change this tensor map: TensorBlock views refuse to give it away
-        details::checked::tensormap_block_by_id(tensor_, &block, index);
-        details::check_pointer(block);
-        return TensorBlock::unsafe_view_from_ptr(block);
-    }
 
     void reset() {
         if (!is_view_ && tensor_ != nullptr) {

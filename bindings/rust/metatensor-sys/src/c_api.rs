@@ -546,14 +546,16 @@ unsafe extern "C" {
     /// gradient. The new samples are the distinct values of the remaining dimensions, sorted.
     /// `reduction` is "sum", "mean", "var", "std" (as metatensor-operations' functions of the
     /// same names), "max" or "min" (each element, and its gradient, from the first sample
-    /// holding the extreme value; NaN propagates). At least one sample dimension must remain.
-    /// The data must be f64, f32, i64 or i32 on the CPU (mean, var and std need f64 or f32);
-    /// the new arrays are made by each block's values array through `from_dlpack`. The keys are
-    /// kept, the info is not. `tensor` is not modified. Release the result with
-    /// `mts_tensormap_free`.
-    pub fn mtsx_tensormap_reduce_over_samples(tensor: *const mts_tensormap_t, sample_names: *const *const std::os::raw::c_char, sample_names_count: usize, reduction: *const std::os::raw::c_char) -> *mut mts_tensormap_t;
+    /// holding the extreme value; NaN propagates, the first NaN being selected, unless
+    /// `ignore_nan` is set: NaN members are then skipped, and a group of NaN only gives NaN
+    /// from its first sample). `ignore_nan` must be false for the other reductions. At least
+    /// one sample dimension must remain. The data must be f64, f32, i64 or i32 on the CPU
+    /// (mean, var and std need f64 or f32); the new arrays are made by each block's values
+    /// array through `from_dlpack`. The keys are kept, the info is not. `tensor` is not
+    /// modified. Release the result with `mts_tensormap_free`.
+    pub fn mtsx_tensormap_reduce_over_samples(tensor: *const mts_tensormap_t, sample_names: *const *const std::os::raw::c_char, sample_names_count: usize, reduction: *const std::os::raw::c_char, ignore_nan: bool) -> *mut mts_tensormap_t;
 
     /// Builds a new block from `block` as `mtsx_tensormap_reduce_over_samples` builds each of
     /// its blocks. `block` is not modified. Release the result with `mts_block_free`.
-    pub fn mtsx_block_reduce_over_samples(block: *const mts_block_t, sample_names: *const *const std::os::raw::c_char, sample_names_count: usize, reduction: *const std::os::raw::c_char) -> *mut mts_block_t;
+    pub fn mtsx_block_reduce_over_samples(block: *const mts_block_t, sample_names: *const *const std::os::raw::c_char, sample_names_count: usize, reduction: *const std::os::raw::c_char, ignore_nan: bool) -> *mut mts_block_t;
 }
