@@ -21,7 +21,7 @@ HEADERS := metatensor.h metatensor/dlpack/dlpack.h metatensor/version.h
 GO_SOURCES := $(shell find bindings/c internal -name '*.go' -o -name '*.c' -o -name '*.h' 2>/dev/null) go.mod go.sum
 
 .PHONY: all generate lib headers examples test go-test c-tests c-tests-asan c-tests-reference abi-tests install-test \
-        check-generated reference install clean fuzz rust-tests rust-tests-leaks rust-tests-asan \
+        check-generated reference install clean fuzz rust-tests rust-tests-leaks rust-link-tests rust-tests-asan \
         rust-package rust-reference-tests rust-reference-tests-ours
 
 all: generate lib headers examples
@@ -54,7 +54,7 @@ examples: lib headers
 
 # ---------------------------------------------------------------- tests
 
-test: go-test rust-tests rust-tests-leaks rust-tests-asan rust-package rust-reference-tests rust-reference-tests-ours c-tests c-tests-leaks c-tests-valgrind c-tests-asan c-tests-reference abi-tests install-test reference-compare mts-compat
+test: go-test rust-tests rust-tests-leaks rust-tests-asan rust-package rust-link-tests rust-reference-tests rust-reference-tests-ours c-tests c-tests-leaks c-tests-valgrind c-tests-asan c-tests-reference abi-tests install-test reference-compare mts-compat
 
 go-test:
 	$(GO) test ./...
@@ -146,6 +146,27 @@ LSAN_RUNNER := --config "target.'cfg(unix)'.runner = ['env', 'LD_PRELOAD=$(LSAN_
 rust-tests-leaks: lib
 	cd bindings/rust && $(RUST_ENV) $(CARGO) test --locked $(RUST_FEATURES) --test '*' $(LSAN_RUNNER)
 	cd bindings/rust && $(RUST_ENV) $(CARGO) test --locked $(RUST_FEATURES) -p metatensor --lib $(LSAN_RUNNER)
+
+# The other two ways metatensor-sys finds the library (build.rs), each running the sys crate's
+# tests: pkg-config (METATENSOR_USE_PKG_CONFIG, on a `make install` into build/), and the
+# `static` feature, which builds the c-archive from these sources with `go build` (no
+# METATENSOR_LIB_DIR). A .pc file naming a missing directory must fail the build.
+RUST_LINK_PREFIX := $(abspath $(BUILD)/rust-link/prefix)
+rust-link-tests: lib headers
+	$(MAKE) --no-print-directory install PREFIX=$(RUST_LINK_PREFIX) >/dev/null
+	cd bindings/rust && env -u METATENSOR_LIB_DIR CARGO_TARGET_DIR=$(abspath $(BUILD)/rust-link/pkg-config) \
+		METATENSOR_USE_PKG_CONFIG=1 PKG_CONFIG_PATH=$(RUST_LINK_PREFIX)/lib/pkgconfig \
+		$(CARGO) test --locked -p metatensor-sys
+	@mkdir -p $(BUILD)/rust-link/missing && \
+		sed 's|^prefix=.*|prefix=/nonexistent|' $(RUST_LINK_PREFIX)/lib/pkgconfig/metatensor.pc > $(BUILD)/rust-link/missing/metatensor.pc
+	@cd bindings/rust && if env -u METATENSOR_LIB_DIR CARGO_TARGET_DIR=$(abspath $(BUILD)/rust-link/pkg-config) \
+		METATENSOR_USE_PKG_CONFIG=1 PKG_CONFIG_PATH=$(abspath $(BUILD)/rust-link/missing) \
+		$(CARGO) build --locked -p metatensor-sys >$(abspath $(BUILD)/rust-link/missing.log) 2>&1; then \
+		echo "rust-link-tests: a .pc file naming a missing directory was accepted"; exit 1; \
+	else grep -q "can not copy /nonexistent/lib/libmetatensor.so" $(abspath $(BUILD)/rust-link/missing.log) || \
+		{ cat $(abspath $(BUILD)/rust-link/missing.log); exit 1; }; fi
+	cd bindings/rust && env -u METATENSOR_LIB_DIR CARGO_TARGET_DIR=$(abspath $(BUILD)/rust-link/static) \
+		$(CARGO) test --locked -p metatensor-sys --features static
 
 # `cargo package` of both crates, verified: the metatensor crate builds against the packaged
 # metatensor-sys (cargo's local registry of the workspace's packages), on the library of

@@ -15,7 +15,13 @@ use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    for var in ["METATENSOR_LIB_DIR", "METATENSOR_USE_PKG_CONFIG", "GO"] {
+    for var in [
+        "METATENSOR_LIB_DIR",
+        "METATENSOR_USE_PKG_CONFIG",
+        "PKG_CONFIG_PATH",
+        "PKG_CONFIG_LIBDIR",
+        "GO",
+    ] {
         println!("cargo:rerun-if-env-changed={var}");
     }
 
