@@ -289,11 +289,13 @@ func fillInts(s []int, v int) {
 // has its own loop, with its test inlined, rather than one loop testing max and ignoreNaN for
 // every element.
 func foldExtremeRow[T Reducible](dst []T, sel []int, row []T, i int, ignoreNaN, max bool) {
+	// Without ignoreNaN, !(v <= c) holds when v is larger or either is NaN: one comparison
+	// for the common case (v no better), the second only then, to keep a NaN already there.
 	switch {
 	case max && !ignoreNaN:
-		foldRow(dst, sel, row, i, func(v, c T) bool { return v > c || v != v && c == c })
+		foldRow(dst, sel, row, i, func(v, c T) bool { return !(v <= c) && c == c })
 	case !ignoreNaN:
-		foldRow(dst, sel, row, i, func(v, c T) bool { return v < c || v != v && c == c })
+		foldRow(dst, sel, row, i, func(v, c T) bool { return !(v >= c) && c == c })
 	case max:
 		foldRow(dst, sel, row, i, func(v, c T) bool { return v > c || c != c && v == v })
 	default:
