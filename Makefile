@@ -56,8 +56,12 @@ examples: lib headers
 
 test: go-test rust-tests rust-tests-leaks rust-tests-asan rust-package rust-link-tests rust-reference-tests rust-reference-tests-ours c-tests c-tests-leaks c-tests-valgrind c-tests-asan c-tests-reference abi-tests install-test reference-compare mts-compat
 
+# The pure-Go packages also build for a platform without fold_vector_amd64.s, and with the
+# purego tag that leaves it out.
 go-test:
 	$(GO) test ./...
+	GOARCH=arm64 CGO_ENABLED=0 $(GO) build ./internal/... ./bindings/go/...
+	$(GO) vet -tags purego ./internal/core
 
 MTS_TEST_INCLUDE := $(INCLUDE)
 MTS_TEST_LIBDIR := $(abspath $(BUILD)/lib)

@@ -55,3 +55,27 @@ func BenchmarkPlainRead(b *testing.B) {
 		benchSink = s0 + s1 + s2 + s3
 	}
 }
+
+// BenchmarkFoldExtremeValues folds the data's rows into one running max per structure, values
+// only (a block without gradients), on one goroutine: "vector" as the reductions do
+// (fold_vector_amd64.s where built), "elementwise" with the loop of the other platforms, to
+// show what the former gains.
+func BenchmarkFoldExtremeValues(b *testing.B) {
+	values, shape, keys := benchByKeyData()
+	inner := shape[1] * shape[2]
+	groupOf, runs := keyRuns(keys)
+	g := groupsOf(groupOf, len(runs))
+	out := make([]float64, len(runs)*inner)
+	defer func() { foldVectors = true }()
+	for _, vectors := range []bool{true, false} {
+		foldVectors = vectors
+		b.Run(map[bool]string{true: "vector", false: "elementwise"}[vectors], func(b *testing.B) {
+			b.SetBytes(int64(len(values) * 8))
+			for b.Loop() {
+				for r := range runs {
+					extremeRows(out[r*inner:(r+1)*inner], nil, values, inner, g.of(r), false, true)
+				}
+			}
+		})
+	}
+}

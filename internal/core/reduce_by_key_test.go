@@ -1,11 +1,13 @@
 package core
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 	"slices"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/require"
 )
@@ -107,6 +109,29 @@ func checkByKey[T Reducible](t *testing.T, op Reduction, values []T, shape []int
 		t.Fatalf("%s (ignoreNaN %v) over axis %d of %v, keys %v, values %v:\ngot  %v %v\nwant %v %v",
 			op, ignoreNaN, axis, shape, keys, values, got.Values, got.Selected, want, selected)
 	}
+	if op == ReduceMax || op == ReduceMin {
+		// without positions (a block without gradients), max and min take other loops, with
+		// and without vector instructions: the same values to the bit, NaN and the sign of
+		// zero included
+		outer, n, inner, _ := splitAxis(shape, axis, len(values))
+		groupOf, _ := keyRuns(keys)
+		for _, vectors := range []bool{true, false} {
+			foldVectors = vectors
+			valuesOnly := make([]T, len(got.Values))
+			err := reduceGroups(op, values, outer, n, inner, groupsOf(groupOf, len(got.Keys)), ignoreNaN, valuesOnly, nil)
+			foldVectors = true
+			require.NoError(t, err)
+			if !bytes.Equal(bytesOf(valuesOnly), bytesOf(got.Values)) {
+				t.Fatalf("%s (ignoreNaN %v) without positions (vectors %v) over axis %d of %v, keys %v, values %v:\ngot  %v\nwant %v",
+					op, ignoreNaN, vectors, axis, shape, keys, values, valuesOnly, got.Values)
+			}
+		}
+	}
+}
+
+// bytesOf views the memory of s.
+func bytesOf[T Reducible](s []T) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*sizeOf[T]())
 }
 
 var allReductions = []Reduction{ReduceSum, ReduceMean, ReduceMax, ReduceMin}

@@ -163,7 +163,7 @@ func reduceBlock[T Reducible](b *Block, keep []int, op SampleReduction, ignoreNa
 	}
 	defer release()
 	xInner := elementsPerRow(shape)
-	r, err := reduceSampleValues(op, x, xInner, g, ignoreNaN)
+	r, err := reduceSampleValues(op, x, xInner, g, ignoreNaN, len(b.gradients) > 0)
 	if err != nil {
 		return nil, err
 	}

@@ -48,29 +48,35 @@ func (r SampleReduction) needsFloat() bool {
 type reducedValues[T Reducible] struct {
 	values   []T   // one row per group
 	mean     []T   // for var and std: the mean of every group
-	selected []int // for max and min: the sample each element comes from
+	selected []int // for max and min of a block with gradients: the sample each element comes from
 }
 
 // reduceSampleValues reduces x, with inner elements per sample, over the groups g; ignoreNaN
-// is for max and min.
-func reduceSampleValues[T Reducible](op SampleReduction, x []T, inner int, g groups, ignoreNaN bool) (reducedValues[T], error) {
+// is for max and min, and positions says whether they note the sample of every value (the
+// gradients need them).
+func reduceSampleValues[T Reducible](op SampleReduction, x []T, inner int, g groups, ignoreNaN, positions bool) (reducedValues[T], error) {
 	n := len(g.members)
 	r := reducedValues[T]{values: resultBuffer[T](len(g.counts) * inner)}
 	var err error
 	switch op {
 	case SamplesSum:
-		_, err = reduceGroups(ReduceSum, x, 1, n, inner, g, false, r.values)
+		err = reduceGroups(ReduceSum, x, 1, n, inner, g, false, r.values, nil)
 	case SamplesMean:
-		_, err = reduceGroups(ReduceMean, x, 1, n, inner, g, false, r.values)
+		err = reduceGroups(ReduceMean, x, 1, n, inner, g, false, r.values, nil)
 	case SamplesVar, SamplesStd:
 		r.mean, err = meanAndVariance(x, n, inner, g, r.values)
 		if op == SamplesStd {
 			squareRoots(r.values)
 		}
-	case SamplesMax:
-		r.selected, err = reduceGroups(ReduceMax, x, 1, n, inner, g, ignoreNaN, r.values)
-	case SamplesMin:
-		r.selected, err = reduceGroups(ReduceMin, x, 1, n, inner, g, ignoreNaN, r.values)
+	case SamplesMax, SamplesMin:
+		if positions {
+			r.selected = make([]int, len(r.values))
+		}
+		reduction := ReduceMax
+		if op == SamplesMin {
+			reduction = ReduceMin
+		}
+		err = reduceGroups(reduction, x, 1, n, inner, g, ignoreNaN, r.values, r.selected)
 	default:
 		err = Errorf(InvalidParameterError, "unknown reduction over samples %d", int(op))
 	}
@@ -82,7 +88,7 @@ func reduceSampleValues[T Reducible](op SampleReduction, x []T, inner int, g gro
 // group's mean, written to variance. The rows of a group are read again while still in cache.
 func meanAndVariance[T Reducible](x []T, n, inner int, g groups, variance []T) (mean []T, err error) {
 	mean = make([]T, len(variance))
-	if _, err = reduceGroups(ReduceMean, x, 1, n, inner, g, false, mean); err != nil {
+	if err = reduceGroups(ReduceMean, x, 1, n, inner, g, false, mean, nil); err != nil {
 		return nil, err
 	}
 	forRowRanges(len(g.counts), len(x)*sizeOf[T](), func(lo, hi int) {
@@ -128,7 +134,7 @@ func reduceGradientValues[T Reducible](op SampleReduction, gv []T, inner int, pl
 			reduction = ReduceMean
 		}
 		out := resultBuffer[T](len(plan.newSample) * inner)
-		_, err := reduceGroups(reduction, gv, 1, n, inner, plan.rows, false, out)
+		err := reduceGroups(reduction, gv, 1, n, inner, plan.rows, false, out, nil)
 		return out, err
 	case SamplesVar, SamplesStd:
 		return varianceGradient(op, gv, inner, plan, x, xInner, r)
