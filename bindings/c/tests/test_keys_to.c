@@ -189,6 +189,44 @@ static void end_test_(const mts_labels_t *move, mts_tensormap_t *tensor, long li
 }
 #define END_TEST(move, tensor, live) end_test_((move), (tensor), (live), __LINE__)
 
+/* the start of a test that moves "k" of the small map `variant`: declares `live` (for
+ * END_TEST), the map `m` and `move` */
+#define SMALL_TEST_START(variant)                                                                  \
+    long live = ta_live();                                                                         \
+    struct small m = small_map(variant);                                                           \
+    const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0)
+
+/* `function(tensor, move, fill)` fails with `message` (NULL: do not check
+ * it) and destroys the fill value exactly once */
+static void check_keys_to_error_(keys_to_fn function, const mts_tensormap_t *tensor,
+                                 const mts_labels_t *move, const char *message, int line) {
+    long live = ta_live();
+    struct test_array *fill = ta_scalar_f64(0.5);
+    set_stale_error();
+    mts_tensormap_t *result = function(tensor, move, ta_mts(fill), true);
+    check_null_result_(result, message, __FILE__, line);
+    check_int_eq_(ta_calls(fill, TA_DESTROY), 1, "fill destroyed", "1", "CHECK_INT_EQ",
+                  __FILE__, line);
+    check_int_eq_(ta_live(), live, "ta_live()", "live", "CHECK_INT_EQ", __FILE__, line);
+    mts_tensormap_free(result);
+}
+#define CHECK_KEYS_TO_ERROR(function, tensor, move, message) \
+    check_keys_to_error_((function), (tensor), (move), (message), __LINE__)
+
+/* both functions fail as CHECK_KEYS_TO_ERROR says, with the message `format` where %s is
+ * "properties" or "samples", the function's own word */
+static void check_both_keys_to_errors_(const mts_tensormap_t *tensor, const mts_labels_t *move,
+                                       const char *format, int line) {
+    static const char *const words[2] = {"properties", "samples"};
+    for (int i = 0; i < 2; i++) {
+        char message[512];
+        snprintf(message, sizeof(message), format, words[i]);
+        check_keys_to_error_(KEYS_TO[i], tensor, move, message, line);
+    }
+}
+#define CHECK_BOTH_KEYS_TO_ERRORS(tensor, move, format) \
+    check_both_keys_to_errors_((tensor), (move), (format), __LINE__)
+
 /* `function` moves `move` of `tensor` with `fill`, sorting the samples or
  * not: it succeeds and destroys the fill once (2 checks) */
 static mts_tensormap_t *moved_keys_(keys_to_fn function, const mts_tensormap_t *tensor,
@@ -234,12 +272,18 @@ static struct cpp_fixture cpp_fixture_info(const char *first, const char *first_
     return f;
 }
 
+/* the start of a test of the C++ suite's case: moves `key` of the fixture with the info
+ * entries `...` (cpp_fixture_info), a NaN fill; declares live (for END_TEST), f, move, fill
+ * and before */
+#define CPP_TEST_START(key, ...)                                                                   \
+    long live = ta_live();                                                                         \
+    struct cpp_fixture f = cpp_fixture_info(__VA_ARGS__);                                          \
+    const mts_labels_t *move = ta_labels(key, 1, NULL, 0);                                         \
+    struct test_array *fill = ta_scalar_f64(NAN);                                                  \
+    struct calls_before before = calls_before(&f)
+
 static void test_cpp_keys_to_samples(void) {
-    long live = ta_live();
-    struct cpp_fixture f = cpp_fixture_info("zeta", "z", "alpha", "a");
-    const mts_labels_t *move = ta_labels(NAMES_KEY_2, 1, NULL, 0);
-    struct test_array *fill = ta_scalar_f64(NAN);
-    struct calls_before before = calls_before(&f);
+    CPP_TEST_START(NAMES_KEY_2, "zeta", "z", "alpha", "a");
     int keys_from_dlpack = ta_calls(f.keys, TA_FROM_DLPACK);
 
     mts_tensormap_t *tensor = MOVED_KEYS(mts_tensormap_keys_to_samples, f.tensor, move, fill, true);
@@ -355,11 +399,7 @@ static void test_cpp_keys_to_samples(void) {
 }
 
 static void test_cpp_keys_to_properties(void) {
-    long live = ta_live();
-    struct cpp_fixture f = cpp_fixture_info("b", "2", "a", "1");
-    const mts_labels_t *move = ta_labels(NAMES_KEY_1, 1, NULL, 0);
-    struct test_array *fill = ta_scalar_f64(NAN);
-    struct calls_before before = calls_before(&f);
+    CPP_TEST_START(NAMES_KEY_1, "b", "2", "a", "1");
 
     mts_tensormap_t *tensor =
         MOVED_KEYS(mts_tensormap_keys_to_properties, f.tensor, move, fill, true);
@@ -460,20 +500,9 @@ static void test_cpp_keys_to_properties(void) {
 
     /* moving both keys: the blocks have different components */
     const mts_labels_t *both = ta_labels(NAMES_KEYS, 2, NULL, 0);
-    fill = ta_scalar_f64(0.0);
-    set_stale_error();
-    CHECK(mts_tensormap_keys_to_properties(f.tensor, both, ta_mts(fill), true) == NULL);
-    CHECK_STR_EQ(last_message(), INVALID "can not move keys to properties if the blocks have "
-                                         "different components labels, call "
-                                         "components_to_properties first");
-    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
-    fill = ta_scalar_f64(0.0);
-    set_stale_error();
-    CHECK(mts_tensormap_keys_to_samples(f.tensor, both, ta_mts(fill), true) == NULL);
-    CHECK_STR_EQ(last_message(), INVALID "can not move keys to samples if the blocks have "
-                                         "different components labels, call "
-                                         "components_to_properties first");
-    CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+    CHECK_BOTH_KEYS_TO_ERRORS(f.tensor, both,
+                              INVALID "can not move keys to %s if the blocks have different "
+                                      "components labels, call components_to_properties first");
     mts_labels_free(both);
 
     END_TEST(move, f.tensor, live);
@@ -621,9 +650,7 @@ static void test_small_keys_to_properties(void) {
 }
 
 static void test_small_keys_to_samples(void) {
-    long live = ta_live();
-    struct small m = small_map(1);
-    const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0);
+    SMALL_TEST_START(1);
     struct test_array *fill = ta_scalar_f64(-1);
     mts_tensormap_t *tensor = MOVED_KEYS(mts_tensormap_keys_to_samples, m.tensor, move, fill, true);
     static const int32_t underscore[] = {0};
@@ -759,27 +786,8 @@ static void test_nothing_to_move(void) {
 /* ------------------------------------------------------------------------ */
 /* errors                                                                   */
 
-/* `function(tensor, move, fill)` fails with `message` (NULL: do not check
- * it) and destroys the fill value exactly once */
-static void check_keys_to_error_(keys_to_fn function, const mts_tensormap_t *tensor,
-                                 const mts_labels_t *move, const char *message, int line) {
-    long live = ta_live();
-    struct test_array *fill = ta_scalar_f64(0.5);
-    set_stale_error();
-    mts_tensormap_t *result = function(tensor, move, ta_mts(fill), true);
-    check_null_result_(result, message, __FILE__, line);
-    check_int_eq_(ta_calls(fill, TA_DESTROY), 1, "fill destroyed", "1", "CHECK_INT_EQ",
-                  __FILE__, line);
-    check_int_eq_(ta_live(), live, "ta_live()", "live", "CHECK_INT_EQ", __FILE__, line);
-    mts_tensormap_free(result);
-}
-#define CHECK_KEYS_TO_ERROR(function, tensor, move, message) \
-    check_keys_to_error_((function), (tensor), (move), (message), __LINE__)
-
 static void test_preconditions(void) {
-    long live = ta_live();
-    struct small m = small_map(0);
-    const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0);
+    SMALL_TEST_START(0);
     static const int32_t rows[] = {0};
     const mts_labels_t *move_rows = ta_labels(NAMES_K, 1, rows, 1);
     const mts_labels_t *zz = ta_labels(NAMES_ZZ, 1, NULL, 0);
@@ -853,12 +861,8 @@ static void test_nested_gradients(void) {
                                      ta_labels(NAMES_P, 1, properties, 2));
     CHECK_STATUS(mts_block_add_gradient(gradient, "n", nested), MTS_SUCCESS);
     const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0);
-    CHECK_KEYS_TO_ERROR(mts_tensormap_keys_to_properties, m.tensor, move,
-                        INVALID "gradient of gradients are not supported yet in "
-                                "keys_to_properties");
-    CHECK_KEYS_TO_ERROR(mts_tensormap_keys_to_samples, m.tensor, move,
-                        INVALID "gradient of gradients are not supported yet in "
-                                "keys_to_samples");
+    CHECK_BOTH_KEYS_TO_ERRORS(m.tensor, move,
+                              INVALID "gradient of gradients are not supported yet in keys_to_%s");
     mts_tensormap_free(m.tensor);
 
     /* only the first block of a group is looked at */
@@ -896,9 +900,7 @@ static void test_nested_gradients(void) {
     } while (0)
 
 static void test_fill_value(void) {
-    long live = ta_live();
-    struct small m = small_map(0);
-    const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0);
+    SMALL_TEST_START(0);
 
     for (int i = 0; i < 2; i++) {
         /* the dtype must be the values' */
@@ -932,9 +934,7 @@ static void test_fill_value(void) {
 }
 
 static void test_callback_errors(void) {
-    long live = ta_live();
-    struct small m = small_map(0);
-    const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0);
+    SMALL_TEST_START(0);
 
     for (int i = 0; i < 2; i++) {
         /* create fails: NULL, the callback's record prefixed */
