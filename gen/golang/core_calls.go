@@ -3,6 +3,7 @@ package golang
 import (
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/importer"
 	"go/parser"
 	"go/token"
@@ -48,7 +49,12 @@ func parseCore(dir string) (*token.FileSet, []*ast.File, error) {
 	}
 	var files []*ast.File
 	for _, path := range paths {
-		if strings.HasSuffix(path, "_test.go") {
+		// the files this platform builds (build constraints, _amd64 and the like), tests aside
+		match, err := build.Default.MatchFile(dir, filepath.Base(path))
+		if err != nil {
+			return nil, nil, err
+		}
+		if !match || strings.HasSuffix(path, "_test.go") {
 			continue
 		}
 		source, err := os.ReadFile(path)
