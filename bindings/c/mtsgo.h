@@ -26,6 +26,9 @@ void mtsgo_callback_failed(const char *context, size_t length);
 /* A DLPack tensor viewing memory Go keeps alive (pinned): the struct, shape and strides are
  * malloc'd; its deleter hands `handle` back to Go, then frees the struct. */
 DLManagedTensorVersioned *mtsgo_shared_tensor_new(int32_t ndim, uintptr_t handle);
+/* A DLPack tensor holding a copy of `bytes` bytes of `data` in the same allocation, freed by
+ * its deleter with the struct. */
+DLManagedTensorVersioned *mtsgo_copied_tensor_new(int32_t ndim, const void *data, size_t bytes);
 
 /* The mts_array_t of a Go array behind a cgo handle; `owning` sets its destroy member. Its
  * `ptr` is malloc'd (NULL when out of memory): free it with the array. */

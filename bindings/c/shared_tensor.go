@@ -16,25 +16,40 @@ type sharedTensor struct {
 	pinner runtime.Pinner
 }
 
-// tensorToCShared exports a tensor to C without copying its data: Go memory is pinned until
-// C calls the deleter, which also releases the Go tensor.
+// copiedExportBytes is the size up to which a read-only tensor of Go memory is exported as a
+// copy in the export's own allocation: no pin, no handle, and a deleter that does not call
+// back into Go, which costs more than copying that much (labels made by operations, scalars).
+const copiedExportBytes = 1024
+
+// tensorToCShared exports a tensor to C: Go memory is pinned until C calls the deleter, which
+// also releases the Go tensor, except for a small read-only contiguous tensor, copied (no one
+// may write through the export, so the copy is not observable but by its address).
 func tensorToCShared(tensor *core.Tensor) (*C.DLManagedTensorVersioned, error) {
-	shared := &sharedTensor{tensor: tensor}
-	handle := newHandle(shared)
 	ndim := len(tensor.Shape)
-	managed := C.mtsgo_shared_tensor_new(C.int32_t(ndim), C.uintptr_t(handle))
-	if managed == nil {
-		handle.Delete()
+	var managed *C.DLManagedTensorVersioned
+	if bytes := copiedSize(tensor); bytes > 0 {
+		managed = C.mtsgo_copied_tensor_new(C.int32_t(ndim), tensor.Data, C.size_t(bytes))
 		tensor.Release()
-		return nil, core.Errorf(core.InternalError, "out of memory for a DLPack tensor")
-	}
-	if tensor.Data != nil {
-		shared.pinner.Pin(tensor.Data)
+		if managed == nil {
+			return nil, core.Errorf(core.InternalError, "out of memory for a DLPack tensor")
+		}
+	} else {
+		shared := &sharedTensor{tensor: tensor}
+		handle := newHandle(shared)
+		managed = C.mtsgo_shared_tensor_new(C.int32_t(ndim), C.uintptr_t(handle))
+		if managed == nil {
+			handle.Delete()
+			tensor.Release()
+			return nil, core.Errorf(core.InternalError, "out of memory for a DLPack tensor")
+		}
+		if tensor.Data != nil {
+			shared.pinner.Pin(tensor.Data)
+		}
+		managed.dl_tensor.data = tensor.Data
 	}
 	managed.version = versionToC(tensor.Version)
 	managed.flags = C.uint64_t(tensor.Flags)
 	dl := &managed.dl_tensor
-	dl.data = tensor.Data
 	dl.device = deviceToC(tensor.Device)
 	dl.dtype = dtypeToC(tensor.DType)
 	dl.byte_offset = C.uint64_t(tensor.ByteOffset)
@@ -52,6 +67,20 @@ func tensorToCShared(tensor *core.Tensor) (*C.DLManagedTensorVersioned, error) {
 		}
 	}
 	return managed, nil
+}
+
+// copiedSize is the number of bytes tensorToCShared copies for tensor (its byte offset and
+// elements), or 0 when it shares the memory instead.
+func copiedSize(tensor *core.Tensor) int {
+	if tensor.Flags&core.FlagReadOnly == 0 || tensor.Data == nil || tensor.External ||
+		tensor.Device.Type != core.DeviceCPU || !tensor.IsRowMajor() {
+		return 0
+	}
+	bytes := int64(tensor.ByteOffset) + tensor.Elements()*int64(tensor.DType.ElementSize())
+	if bytes <= 0 || bytes > copiedExportBytes {
+		return 0
+	}
+	return int(bytes)
 }
 
 //export mtsgo_shared_tensor_release
