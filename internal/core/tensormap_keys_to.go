@@ -39,6 +39,10 @@ func (t *TensorMap) checkKeysToMove(keysToMove *ArrayLabels) error {
 	return nil
 }
 
+// placeholderKeyNames names the one key dimension left when every key dimension moves; the
+// labels made with it only read it.
+var placeholderKeyNames = []string{"_"}
+
 // splitKeys removes the dimensions names from the keys. The remaining dimensions keep their
 // order; their values are de-duplicated in first-appearance order, or become a single "_"
 // dimension with the entry [0] when nothing remains. Each new key groups the old blocks with
@@ -81,7 +85,7 @@ func (t *TensorMap) splitKeys(names []string) (*keysMove, error) {
 	var newValues []int32
 	var groupOf []int
 	if len(remaining) == 0 {
-		remainingNames = []string{"_"}
+		remainingNames = placeholderKeyNames
 		newValues = []int32{0}
 		groupOf = make([]int, count) // every block goes to the single new key
 	} else {

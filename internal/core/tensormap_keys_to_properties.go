@@ -80,7 +80,7 @@ func mergeAlongProperties(group []keyedBlock, entries *ArrayLabels, movedNames [
 // first block's properties) and the range of each block in them.
 func mergeProperties(group []keyedBlock, entries *ArrayLabels, movedNames []string) (*ArrayLabels, []propertyRange, error) {
 	first := group[0].block.properties
-	names := append(append([]string(nil), movedNames...), first.Names()...)
+	names := append(append(make([]string, 0, len(movedNames)+len(first.Names())), movedNames...), first.Names()...)
 	width := len(names)
 	ranges := make([]propertyRange, len(group))
 
