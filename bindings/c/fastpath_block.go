@@ -48,6 +48,12 @@ func materializeBlocks(records []*C.struct_mts_block_t) error {
 	blocks := make([]core.Block, len(pending))
 	arrays := make([]cArray, len(pending))
 	componentsLabels := make([]*core.ArrayLabels, components)
+	var handovers [C.MTSGO_FASTPATH_BLOCK_COMPONENTS + 2]labelsHandover
+	defer func() {
+		for i := range handovers {
+			handovers[i].flush()
+		}
+	}()
 	made := 0
 	var err error
 	for i, record := range pending {
@@ -55,7 +61,7 @@ func materializeBlocks(records []*C.struct_mts_block_t) error {
 		blockComponents := componentsLabels[:count:count]
 		componentsLabels = componentsLabels[count:]
 		arrays[i].raw = &record.values
-		if err = materializeInto(&blocks[i], &arrays[i], blockComponents, record); err != nil {
+		if err = materializeInto(&blocks[i], &arrays[i], blockComponents, record, &handovers); err != nil {
 			break
 		}
 		if !blocks[i].View().Attach(unsafe.Pointer(record)) {
@@ -69,8 +75,10 @@ func materializeBlocks(records []*C.struct_mts_block_t) error {
 	return err
 }
 
-// materializeInto makes one block of materializeBlocks, in place.
-func materializeInto(block *core.Block, values *cArray, components []*core.ArrayLabels, record *C.struct_mts_block_t) error {
+// materializeInto makes one block of materializeBlocks, in place; the record's references to
+// its labels go to the block through handovers (samples, components, properties in order).
+func materializeInto(block *core.Block, values *cArray, components []*core.ArrayLabels, record *C.struct_mts_block_t,
+	handovers *[C.MTSGO_FASTPATH_BLOCK_COMPONENTS + 2]labelsHandover) error {
 	count := len(components)
 	var labelsBuffer [C.MTSGO_FASTPATH_BLOCK_COMPONENTS + 2]*C.struct_mts_labels_t
 	all := append(labelsBuffer[:0], record.samples)
@@ -90,18 +98,47 @@ func materializeInto(block *core.Block, values *cArray, components []*core.Array
 			components[i-1] = object.labels
 		}
 	}
-	asked := core.Asked{Shape: shape[:len(all)], HasShape: true, Devices: devices[:len(all)+1]}
+	asked := core.Asked{Shape: shape[:len(all)], HasShape: true, Devices: devices[:len(all)+1], Retained: true}
 	err := core.InitBlockAsked(block, values, objects[0].labels, components, objects[count+1].labels, asked)
 	if err != nil {
 		// C checked what the core checks: this is a bug. The values are gone; the record
 		// keeps its labels references, which mts_block_free releases.
 		return core.Errorf(core.InternalError, "a block made in C was rejected: %v", err)
 	}
-	// The block holds its own references now.
+	// The record's references become the block's.
 	for i, labels := range all {
-		dropCReference(labels, objects[i])
+		handovers[i].add(labels, objects[i])
 	}
 	record.samples, record.properties, record.components_count = nil, nil, 0
 	record.components = [C.MTSGO_FASTPATH_BLOCK_COMPONENTS]*C.struct_mts_labels_t{}
 	return nil
+}
+
+// labelsHandover turns C references of block records to one labels into references of the
+// blocks made from them (core.Asked.Retained), for a run of blocks sharing those labels: one
+// atomic operation on each counter per run instead of two per block, as the blocks of a map
+// usually share their samples and properties. The labels stay alive meanwhile, the C
+// references being dropped last.
+type labelsHandover struct {
+	record *C.struct_mts_labels_t
+	object *labelsObject
+	count  uint64
+}
+
+// add hands one reference of record over, after those of the run of another labels.
+func (h *labelsHandover) add(record *C.struct_mts_labels_t, object *labelsObject) {
+	if record != h.record {
+		h.flush()
+		h.record, h.object = record, object
+	}
+	h.count++
+}
+
+// flush gives the run's blocks their references, then drops the records'.
+func (h *labelsHandover) flush() {
+	if h.count > 0 {
+		h.object.labels.RetainN(int64(h.count))
+		dropCReferences(h.record, h.object, h.count)
+	}
+	*h = labelsHandover{}
 }

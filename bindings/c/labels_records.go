@@ -131,10 +131,10 @@ func mtsgo_labels_release(record *C.struct_mts_labels_t) (status C.mts_status_t)
 	return C.MTS_SUCCESS
 }
 
-// dropCReference drops one C reference to materialized labels, as mts_labels_free does: the
-// last one lets go of the record's core reference.
-func dropCReference(record *C.struct_mts_labels_t, object *labelsObject) {
-	if atomic.AddUint64((*uint64)(unsafe.Pointer(&record.references)), ^uint64(0))&0xffffffff == 0 {
+// dropCReferences drops n C references to materialized labels, as n mts_labels_free would:
+// the last one lets go of the record's core reference.
+func dropCReferences(record *C.struct_mts_labels_t, object *labelsObject, n uint64) {
+	if atomic.AddUint64((*uint64)(unsafe.Pointer(&record.references)), -n)&0xffffffff == 0 {
 		object.labels.Release()
 	}
 }

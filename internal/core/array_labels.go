@@ -204,6 +204,9 @@ func (l *ArrayLabels) CPUIfRead() *Labels { return l.cpu.Load() }
 // Retain adds a holder; each Retain needs its own Release.
 func (l *ArrayLabels) Retain() { l.references.Add(1) }
 
+// RetainN adds n holders at once.
+func (l *ArrayLabels) RetainN(n int64) { l.references.Add(n) }
+
 // View gives the slot of the binding's record for these labels.
 func (l *ArrayLabels) View() *View { return &l.view }
 
@@ -221,8 +224,11 @@ func (l *ArrayLabels) ReleasesGoMemoryOnly() bool {
 
 // Release drops one holder. The last one destroys the values array, lets go of the exported
 // values and releases the binding's record.
-func (l *ArrayLabels) Release() {
-	switch remaining := l.references.Add(-1); {
+func (l *ArrayLabels) Release() { l.ReleaseN(1) }
+
+// ReleaseN drops n holders at once.
+func (l *ArrayLabels) ReleaseN(n int64) {
+	switch remaining := l.references.Add(-n); {
 	case remaining > 0:
 		return
 	case remaining < 0:

@@ -18,6 +18,9 @@ type Asked struct {
 	Exported    bool
 	Tensor      *Tensor
 	ExportError error
+	// Retained says that the caller counted the block's references to its labels already
+	// (ArrayLabels.RetainN, for many blocks at once): InitBlockAsked takes none.
+	Retained bool
 }
 
 // pastShape tells whether anything was asked after the shape.

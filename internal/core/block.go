@@ -72,7 +72,9 @@ func InitBlockAsked(block *Block, values Array, samples *ArrayLabels, components
 	block.samples = samples
 	block.components = components
 	block.properties = properties
-	block.retainLabels()
+	if !asked.Retained {
+		block.retainLabels()
+	}
 	return nil
 }
 
@@ -383,7 +385,11 @@ func (b *Block) Copy() (*Block, error) {
 func (b *Block) Free() { b.FreeWith(DirectRelease{}) }
 
 // FreeWith is Free, letting r release the arrays and records.
-func (b *Block) FreeWith(r Releaser) {
+func (b *Block) FreeWith(r Releaser) { b.freeWith(r, nil) }
+
+// freeWith is FreeWith, the block's samples and properties released through runs when not nil
+// (the blocks of a tensor map, freed one after the other).
+func (b *Block) freeWith(r Releaser, runs *labelsRuns) {
 	if b == nil {
 		return
 	}
@@ -395,11 +401,11 @@ func (b *Block) FreeWith(r Releaser) {
 		r.DestroyArray(b.values)
 		b.values = nil
 	}
-	b.samples.Release()
+	runs.release(0, b.samples)
 	for _, component := range b.components {
 		component.Release()
 	}
-	b.properties.Release()
+	runs.release(1, b.properties)
 	b.samples, b.components, b.properties = nil, nil, nil
 	// Last: a binding may keep the values array in the record (the C library does).
 	b.view.releaseWith(r)

@@ -206,9 +206,11 @@ func (t *TensorMap) FreeWith(r Releaser) {
 	if t == nil {
 		return
 	}
+	var runs labelsRuns
 	for _, block := range t.blocks {
-		block.FreeWith(r)
+		block.freeWith(r, &runs)
 	}
+	runs.flush()
 	t.blocks = nil
 	t.view.releaseWith(r)
 	if t.keys != nil {
