@@ -5,6 +5,7 @@ package main
 import "C"
 
 import (
+	"cmp"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -129,18 +130,11 @@ func mtsgo_block_asked(data C.struct_mts_array_t, samples *C.struct_mts_labels_t
 func newBlock(data C.struct_mts_array_t, samples *C.struct_mts_labels_t, components **C.struct_mts_labels_t,
 	componentsCount C.uintptr_t, properties *C.struct_mts_labels_t, asked core.Asked) (*C.struct_mts_block_t, error) {
 	values := arrayFromC(data)
-	samplesObject, err := labelsOf(samples)
-	if err != nil {
-		values.Destroy()
-		return nil, err
-	}
-	componentsLabels, err := labelsList(components, componentsCount, "component")
-	if err != nil {
-		values.Destroy()
-		return nil, err
-	}
-	propertiesObject, err := labelsOf(properties)
-	if err != nil {
+	samplesObject, samplesErr := labelsOf(samples)
+	componentsLabels, componentsErr := labelsList(components, componentsCount, "component")
+	propertiesObject, propertiesErr := labelsOf(properties)
+	// the first error in the order of the arguments; the values, given to mts_block, go with it
+	if err := cmp.Or(samplesErr, componentsErr, propertiesErr); err != nil {
 		values.Destroy()
 		return nil, err
 	}
