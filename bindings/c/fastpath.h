@@ -53,19 +53,23 @@ struct mtsgo_array_description {
     DLDataType dtype;
 };
 
-/* Asks arrays[0..count) (count > 0) their origin, device and dtype in order, stopping at the
- * first failure or at the first array differing from arrays[0]: returns its index, or -1 when
- * all agree. *failure is 0, or the member that failed (1 origin, 2 device, 3 dtype), negated
- * when the member is NULL. */
-int64_t mtsgo_compare_arrays(const struct mts_array_t *const *arrays, uintptr_t count,
-                             struct mtsgo_array_description *first,
-                             struct mtsgo_array_description *other, int *failure);
+/* What mtsgo_compare_arrays found, in one struct: one Go variable handed to C. */
+struct mtsgo_comparison {
+    struct mtsgo_array_description first, other;
+    int failure; /* 0, or the member that failed (1 origin, 2 device, 3 dtype), negated when NULL */
+};
 
-/* Destroys arrays[0..count), freeing the structs whose owned[i] is set (mtsgo_array_release)
- * and zeroing the others. */
-void mtsgo_release_arrays(struct mts_array_t *const *arrays, const uint8_t *owned, uintptr_t count);
+/* Asks the arrays whose addresses are addresses[0..count) (count > 0) their origin, device
+ * and dtype in order, stopping at the first failure or at the first array differing from the
+ * first one: returns its index, or -1 when all agree. */
+int64_t mtsgo_compare_arrays(const uintptr_t *addresses, uintptr_t count, struct mtsgo_comparison *out);
 
-/* Frees records[0..count) as mtsgo_block_record_free. */
-void mtsgo_release_batch(struct mts_block_t *const *records, uintptr_t count);
+/* The releases of mts_tensormap_free: destroys the arrays at arrays[0..arrays_count), freeing
+ * the structs (mtsgo_array_release) whose address is marked MTSGO_RELEASE_OWNED and zeroing
+ * the others, then frees the block records at blocks[0..blocks_count) and the tensor map
+ * record (when not NULL). */
+#define MTSGO_RELEASE_OWNED ((uintptr_t)1) /* an mts_array_t is aligned: its low bit is free */
+void mtsgo_release_tensormap(const uintptr_t *arrays, uintptr_t arrays_count, const uintptr_t *blocks,
+                             uintptr_t blocks_count, struct mts_tensormap_t *tensormap);
 
 #endif

@@ -30,19 +30,18 @@ static int same(const struct mtsgo_array_description *a, const struct mtsgo_arra
            a->dtype.bits == b->dtype.bits && a->dtype.lanes == b->dtype.lanes;
 }
 
-int64_t mtsgo_compare_arrays(const struct mts_array_t *const *arrays, uintptr_t count,
-                             struct mtsgo_array_description *first,
-                             struct mtsgo_array_description *other, int *failure) {
-    *failure = 0;
-    if (!describe(arrays[0], first, failure)) {
-        *other = *first;
+int64_t mtsgo_compare_arrays(const uintptr_t *addresses, uintptr_t count, struct mtsgo_comparison *out) {
+    const struct mts_array_t *const *arrays = (const struct mts_array_t *const *)addresses;
+    out->failure = 0;
+    if (!describe(arrays[0], &out->first, &out->failure)) {
+        out->other = out->first;
         return 0;
     }
     for (uintptr_t i = 1; i < count; i++) {
-        if (!describe(arrays[i], other, failure) || !same(first, other)) {
+        if (!describe(arrays[i], &out->other, &out->failure) || !same(&out->first, &out->other)) {
             return (int64_t)i;
         }
     }
-    *other = *first;
+    out->other = out->first;
     return -1;
 }

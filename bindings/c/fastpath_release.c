@@ -1,22 +1,26 @@
-/* mts_tensormap_free's releases in one call from Go each (fastpath_release.go): a call into C
- * per block costs more than the release itself for thousands of blocks. */
+/* mts_tensormap_free's releases in one call from Go (fastpath_release.go): a call into C per
+ * block costs more than the release itself for thousands of blocks, and a few calls more than
+ * the whole free of a small map. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "fastpath.h"
 
-void mtsgo_release_arrays(struct mts_array_t *const *arrays, const uint8_t *owned, uintptr_t count) {
-    for (uintptr_t i = 0; i < count; i++) {
-        if (owned[i]) {
-            mtsgo_array_release(arrays[i]);
+void mtsgo_release_tensormap(const uintptr_t *arrays, uintptr_t arrays_count, const uintptr_t *blocks,
+                             uintptr_t blocks_count, struct mts_tensormap_t *tensormap) {
+    for (uintptr_t i = 0; i < arrays_count; i++) {
+        struct mts_array_t *array = (struct mts_array_t *)(arrays[i] & ~MTSGO_RELEASE_OWNED);
+        if (arrays[i] & MTSGO_RELEASE_OWNED) {
+            mtsgo_array_release(array);
         } else {
-            mtsgo_array_destroy(arrays[i]);
-            memset(arrays[i], 0, sizeof(struct mts_array_t));
+            mtsgo_array_destroy(array);
+            memset(array, 0, sizeof(struct mts_array_t));
         }
     }
-}
-
-void mtsgo_release_batch(struct mts_block_t *const *records, uintptr_t count) {
-    for (uintptr_t i = 0; i < count; i++) {
-        mtsgo_block_record_free(records[i]);
+    for (uintptr_t i = 0; i < blocks_count; i++) {
+        mtsgo_block_record_free((struct mts_block_t *)blocks[i]);
+    }
+    if (tensormap != NULL) {
+        mtsgo_tensormap_record_free(tensormap);
     }
 }

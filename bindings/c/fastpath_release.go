@@ -1,6 +1,5 @@
 package main
 
-// #include <stdlib.h>
 // #include "fastpath.h"
 import "C"
 
@@ -11,42 +10,30 @@ import (
 )
 
 // batchRelease is the core.Releaser of mts_tensormap_free's fast path: the blocks' C values
-// arrays and their records are released by one C call each at the end (fastpath_release.c)
-// instead of two calls per block, which cost more than the releases themselves for thousands
-// of blocks; the arrays go first, as an array may live in its block's record. The lists are in
-// C memory, sized for every block of the tensor map (gradients included); other records and
-// arrays, and any past that size, are released at once, as core.DirectRelease does.
+// arrays, their records and the tensor map's record are released by one C call at the end
+// (fastpath_release.c) instead of two calls per block and a few per map, which cost more than
+// the releases themselves; the arrays go first, as an array may live in its block's record.
+// The lists hold addresses as integers in one Go allocation (no pointer for cgo to check),
+// sized for every block of the tensor map (gradients included); other records and arrays, and
+// any past that size, are released at once, as core.DirectRelease does.
 type batchRelease struct {
-	arrays  []*C.struct_mts_array_t
-	owned   []C.uint8_t // whether arrays[i] is its adaptor's own allocation, to free
-	records []*C.struct_mts_block_t
-	handles []objectHandle
-	memory  unsafe.Pointer
+	arrays    []C.uintptr_t // each marked MTSGO_RELEASE_OWNED when it is its adaptor's own allocation
+	records   []C.uintptr_t
+	handles   []objectHandle
+	tensorMap *C.struct_mts_tensormap_t
 }
 
-// newBatchRelease prepares the release of a tensor map's blocks; nil when out of memory or
-// switched off.
+// newBatchRelease prepares the release of a tensor map's blocks; nil when switched off.
 func newBatchRelease(tensor *core.TensorMap) *batchRelease {
 	if C.mtsgo_fastpaths&C.MTSGO_FASTPATH_RELEASE == 0 {
 		return nil
 	}
 	count := countBlocks(tensor.Blocks())
-	if count == 0 {
-		return nil
-	}
-	// Zeroed: Go's write barrier reads the old value of every pointer the lists are given,
-	// and malloc's leftovers may look like pointers into the Go heap.
-	pointer := unsafe.Sizeof(uintptr(0))
-	memory := C.calloc(C.size_t(count), C.size_t(2*pointer+1))
-	if memory == nil {
-		return nil
-	}
+	words := make([]C.uintptr_t, 3*count)
 	return &batchRelease{
-		arrays:  unsafe.Slice((**C.struct_mts_array_t)(memory), count)[:0],
-		records: unsafe.Slice((**C.struct_mts_block_t)(unsafe.Add(memory, uintptr(count)*pointer)), count)[:0],
-		owned:   unsafe.Slice((*C.uint8_t)(unsafe.Add(memory, uintptr(count)*2*pointer)), count)[:0],
-		handles: make([]objectHandle, 0, count),
-		memory:  memory,
+		arrays:  words[:0:count],
+		records: words[count : count : 2*count],
+		handles: unsafe.Slice((*objectHandle)(unsafe.Pointer(unsafe.SliceData(words[2*count:]))), count)[:0],
 	}
 }
 
@@ -74,30 +61,32 @@ func (b *batchRelease) DestroyArray(array core.Array) {
 		array.Destroy()
 		return
 	}
-	owned := C.uint8_t(0)
+	address := C.uintptr_t(uintptr(unsafe.Pointer(c.raw)))
 	if c.allocated {
-		owned = 1
+		address |= C.MTSGO_RELEASE_OWNED
 	}
-	b.arrays = append(b.arrays, c.raw)
-	b.owned = append(b.owned, owned)
+	b.arrays = append(b.arrays, address)
 	c.raw = nil
 }
 
 func (b *batchRelease) ReleaseRecord(record unsafe.Pointer) {
-	if recordKind((*C.struct_mtsgo_record)(record).magic) != blockRecord || len(b.records) == cap(b.records) {
+	switch kind := recordKind((*C.struct_mtsgo_record)(record).magic); {
+	case kind == blockRecord && len(b.records) < cap(b.records):
+		block := (*C.struct_mts_block_t)(record)
+		block.record.magic = C.MTSGO_FREED_MAGIC
+		b.handles = append(b.handles, objectHandle(block.record.handle))
+		b.records = append(b.records, C.uintptr_t(uintptr(record)))
+	case kind == tensorMapRecord && b.tensorMap == nil:
+		b.tensorMap = (*C.struct_mts_tensormap_t)(record)
+		forgetTensorMapRecord(b.tensorMap)
+	default:
 		releaseRecord(record)
-		return
 	}
-	block := (*C.struct_mts_block_t)(record)
-	block.record.magic = C.MTSGO_FREED_MAGIC
-	b.handles = append(b.handles, objectHandle(block.record.handle))
-	b.records = append(b.records, block)
 }
 
-// finish does the releases collected and frees the lists.
+// finish does the releases collected.
 func (b *batchRelease) finish() {
-	C.mtsgo_release_arrays(unsafe.SliceData(b.arrays), unsafe.SliceData(b.owned), C.uintptr_t(len(b.arrays)))
 	deleteHandles(b.handles)
-	C.mtsgo_release_batch(unsafe.SliceData(b.records), C.uintptr_t(len(b.records)))
-	C.free(b.memory)
+	C.mtsgo_release_tensormap(unsafe.SliceData(b.arrays), C.uintptr_t(len(b.arrays)),
+		unsafe.SliceData(b.records), C.uintptr_t(len(b.records)), b.tensorMap)
 }

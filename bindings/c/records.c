@@ -27,3 +27,11 @@ void mtsgo_blocks_given(struct mts_block_t *const *blocks, uintptr_t count) {
         mtsgo_handle_end(&blocks[i]->record);
     }
 }
+
+struct mts_tensormap_t *mtsgo_tensormap_record_taking(struct mts_block_t *const *blocks, uintptr_t count) {
+    struct mts_tensormap_t *record = calloc(1, sizeof(struct mts_tensormap_t));
+    if (record != NULL) {
+        mtsgo_blocks_given(blocks, count);
+    }
+    return record;
+}

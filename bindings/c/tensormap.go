@@ -24,8 +24,15 @@ func newTensorMapRecord(tensor *core.TensorMap) *C.struct_mts_tensormap_t {
 	record := (*C.struct_mts_tensormap_t)(C.calloc(1, C.size_t(unsafe.Sizeof(C.struct_mts_tensormap_t{}))))
 	if record == nil {
 		tensor.Free()
-		panic(core.Errorf(core.InternalError, "out of memory allocating a tensor map record"))
+		panic(errRecordMemory)
 	}
+	return attachTensorMapRecord(record, tensor)
+}
+
+var errRecordMemory = core.Errorf(core.InternalError, "out of memory allocating a tensor map record")
+
+// attachTensorMapRecord makes a zeroed record the record of tensor.
+func attachTensorMapRecord(record *C.struct_mts_tensormap_t, tensor *core.TensorMap) *C.struct_mts_tensormap_t {
 	record.record.magic = C.uint64_t(tensorMapRecord)
 	record.record.handle = C.uintptr_t(newHandle(&tensorMapObject{tensor: tensor}))
 	tensor.View().Attach(unsafe.Pointer(record))
@@ -34,13 +41,19 @@ func newTensorMapRecord(tensor *core.TensorMap) *C.struct_mts_tensormap_t {
 
 // disposeTensorMapRecord releases a tensor map record and the strings it handed out.
 func disposeTensorMapRecord(record *C.struct_mts_tensormap_t) {
+	forgetTensorMapRecord(record)
+	C.mtsgo_tensormap_record_free(record)
+}
+
+// forgetTensorMapRecord releases what Go holds for a tensor map record, the strings it handed
+// out included, leaving the record's memory to free.
+func forgetTensorMapRecord(record *C.struct_mts_tensormap_t) {
 	object := objectHandle(record.record.handle).Value().(*tensorMapObject)
 	record.record.magic = C.MTSGO_FREED_MAGIC
 	objectHandle(record.record.handle).Delete()
 	for _, value := range object.values {
 		C.free(unsafe.Pointer(value))
 	}
-	C.mtsgo_tensormap_record_free(record)
 }
 
 // tensorMapOf gives the Go object behind a tensor map record.
@@ -86,17 +99,20 @@ func implTensormap(keys *C.struct_mts_labels_t, blocks **C.struct_mts_block_t, c
 			return nil, err
 		}
 	}
-	if len(slots) > 0 {
-		C.mtsgo_blocks_given(&slots[0], C.uintptr_t(len(slots)))
+	// The blocks are taken and the tensor map's record allocated in one call into C.
+	record := C.mtsgo_tensormap_record_taking(blocks, count)
+	if record == nil {
+		return nil, errRecordMemory
 	}
 	for i := range slots {
 		slots[i] = nil
 	}
 	tensor, err := core.NewTensorMap(keysObject.labels, coreBlocks)
 	if err != nil {
+		C.free(unsafe.Pointer(record))
 		return nil, err
 	}
-	return newTensorMapRecord(tensor), nil
+	return attachTensorMapRecord(record, tensor), nil
 }
 
 func implTensormapFree(record *C.struct_mts_tensormap_t) error {
