@@ -180,7 +180,8 @@ func mergeSamples(group []keyedBlock, names []string, appendKeys, sortSamples bo
 	// they are left out of the de-duplication, which shrinks from every block's rows to the
 	// distinct ones. With appendKeys the rows carry the keys, which differ between blocks.
 	repeats := make([]bool, len(group))
-	total := 0
+	total, sources := 0, 0 // rows and blocks bringing them
+	var source *Labels     // the samples of the last of them
 	for b, member := range group {
 		cpu, err := member.block.samples.CPU()
 		if err != nil {
@@ -192,6 +193,7 @@ func mergeSamples(group []keyedBlock, names []string, appendKeys, sortSamples bo
 			continue
 		}
 		total += cpu.count
+		sources, source = sources+1, cpu
 	}
 	rows := make([]int32, 0, total*width)
 	for b, member := range group {
@@ -214,9 +216,13 @@ func mergeSamples(group []keyedBlock, names []string, appendKeys, sortSamples bo
 	}
 	var unique []int32
 	var inverse []int
-	if sortSamples {
+	switch {
+	case sources == 1 && source.knownDistinct():
+		// The rows of one labels are all different, each with the same key or none.
+		unique, inverse = distinctRows(rows, width, sortSamples)
+	case sortSamples:
 		unique, inverse = sortedUniqueRows(rows, width)
-	} else {
+	default:
 		unique, inverse = uniqueRows(rows, width)
 	}
 	cpu := newDerivedLabels(names, unique)
@@ -367,22 +373,48 @@ func sortedUniqueRows(values []int32, size int) (unique []int32, inverse []int) 
 	if size == 0 {
 		return unique, inverse
 	}
-	n := len(unique) / size
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int { return compareRows(rowAt(unique, size, a), rowAt(unique, size, b)) })
-	sorted := make([]int32, 0, len(unique))
-	rank := make([]int, n)
-	for k, i := range order {
-		rank[i] = k
-		sorted = append(sorted, unique[i*size:i*size+size]...)
-	}
+	sorted, rank := sortDistinctRows(unique, size)
 	for j, first := range inverse {
 		inverse[j] = rank[first]
 	}
 	return sorted, inverse
+}
+
+// sortDistinctRows sorts rows (of width size > 0) that are all different; rank[i] is the
+// position of row i in sorted.
+func sortDistinctRows(values []int32, size int) (sorted []int32, rank []int) {
+	n := len(values) / size
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return compareRows(rowAt(values, size, a), rowAt(values, size, b)) })
+	sorted = make([]int32, 0, len(values))
+	rank = make([]int, n)
+	for k, i := range order {
+		rank[i] = k
+		sorted = append(sorted, values[i*size:i*size+size]...)
+	}
+	return sorted, rank
+}
+
+// distinctRows is uniqueRows (sorted or not) for rows known to be all different (see
+// Labels.knownDistinct): no row is hashed.
+func distinctRows(values []int32, size int, sorted bool) (unique []int32, inverse []int) {
+	if sorted && size > 0 {
+		if unique, inverse, ok := runsOfSortedRows(values, size); ok {
+			return unique, inverse
+		}
+		return sortDistinctRows(values, size)
+	}
+	if size == 0 || len(values) == 0 {
+		return []int32{}, []int{}
+	}
+	inverse = make([]int, len(values)/size)
+	for i := range inverse {
+		inverse[i] = i
+	}
+	return values, inverse
 }
 
 // runsOfSortedRows is sortedUniqueRows for rows already in non-decreasing order, where equal

@@ -87,8 +87,9 @@ func mergeProperties(group []keyedBlock, entries *ArrayLabels, movedNames []stri
 	var values []int32
 	if entries == nil {
 		// Each block's moved key followed by each of its properties, in block order. The keys
-		// of a group differ, so every block brings new rows, one after the other.
-		total := 0
+		// of a group differ, so every block brings new rows, one after the other, all
+		// different when every block's properties are known to be.
+		total, distinct := 0, true
 		for _, member := range group {
 			total += member.block.properties.Count()
 		}
@@ -98,6 +99,7 @@ func mergeProperties(group []keyedBlock, entries *ArrayLabels, movedNames []stri
 			if err != nil {
 				return nil, nil, err
 			}
+			distinct = distinct && cpu.knownDistinct()
 			for i := range cpu.count {
 				rows = append(rows, member.key...)
 				rows = append(rows, cpu.row(i)...)
@@ -107,7 +109,11 @@ func mergeProperties(group []keyedBlock, entries *ArrayLabels, movedNames []stri
 			return nil, nil, invalidLabelsError("invalid labels", err)
 		}
 		var inverse []int
-		values, inverse = uniqueRows(rows, width)
+		if distinct {
+			values, inverse = distinctRows(rows, width, false)
+		} else {
+			values, inverse = uniqueRows(rows, width)
+		}
 		offset := 0
 		for b, member := range group {
 			n := member.block.properties.Count()

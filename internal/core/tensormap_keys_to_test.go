@@ -1037,6 +1037,42 @@ func TestSortedUniqueRowsOfSortedRows(t *testing.T) {
 	}
 }
 
+// TestDistinctRows checks distinctRows against uniqueRows and sortedUniqueRows on rows that
+// are all different, in increasing and in shuffled order.
+func TestDistinctRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 3))
+	for trial := range 100 {
+		size := 1 + rng.IntN(3)
+		n := rng.IntN(min(30, []int{5, 25, 125}[size-1]+1)) // at most the 5^size rows there are
+		seen := map[[3]int32]bool{}
+		var rows [][]int32
+		for len(rows) < n {
+			var row [3]int32
+			for j := range size {
+				row[j] = int32(rng.IntN(5)) - 2
+			}
+			if !seen[row] {
+				seen[row] = true
+				rows = append(rows, slices.Clone(row[:size]))
+			}
+		}
+		if trial%3 == 0 {
+			slices.SortFunc(rows, compareRows)
+		}
+		values := slices.Concat(rows...)
+		for _, sorted := range []bool{false, true} {
+			reference := uniqueRows
+			if sorted {
+				reference = sortedUniqueRows
+			}
+			wantUnique, wantInverse := reference(slices.Clone(values), size)
+			unique, inverse := distinctRows(slices.Clone(values), size, sorted)
+			require.Equal(t, wantUnique, unique, "sorted %v, rows %v", sorted, rows)
+			require.Equal(t, wantInverse, inverse, "sorted %v, rows %v", sorted, rows)
+		}
+	}
+}
+
 // TestMergeSamplesRepeatedBlocks compares mergeSamples with a naive merge of every block's
 // rows, on groups where consecutive blocks share their samples (one labels object, or equal
 // values in two objects), including samples assumed unique that repeat a row.
@@ -1105,6 +1141,10 @@ func TestMergeSamplesRepeatedBlocks(t *testing.T) {
 
 	for _, samples := range [][]*ArrayLabels{
 		{a},
+		{other},
+		{other, other},
+		{repeating},
+		{repeating, repeating},
 		{a, a, a},
 		{a, sameAsA, b, a, a},
 		{b, a, b, b, sameAsA},
