@@ -13,9 +13,10 @@ import (
 // arrays, their records and the tensor map's record are released by one C call at the end
 // (fastpath_release.c) instead of two calls per block and a few per map, which cost more than
 // the releases themselves; the arrays go first, as an array may live in its block's record.
-// The lists hold addresses as integers in one Go allocation (no pointer for cgo to check),
-// sized for every block of the tensor map (gradients included); other records and arrays, and
-// any past that size, are released at once, as core.DirectRelease does.
+// The lists hold addresses and handles as integers in one Go allocation (no pointer for cgo
+// to check), sized for every block of the tensor map (gradients included) and the map itself;
+// other records and arrays, and any past that size, are released at once, as
+// core.DirectRelease does.
 type batchRelease struct {
 	arrays    []C.uintptr_t // each marked MTSGO_RELEASE_OWNED when it is its adaptor's own allocation
 	records   []C.uintptr_t
@@ -23,18 +24,18 @@ type batchRelease struct {
 	tensorMap *C.struct_mts_tensormap_t
 }
 
-// newBatchRelease prepares the release of a tensor map's blocks; nil when switched off.
-func newBatchRelease(tensor *core.TensorMap) *batchRelease {
+// prepare sizes the lists for the release of a tensor map's blocks; false when switched off.
+func (b *batchRelease) prepare(tensor *core.TensorMap) bool {
 	if C.mtsgo_fastpaths&C.MTSGO_FASTPATH_RELEASE == 0 {
-		return nil
+		return false
 	}
 	count := countBlocks(tensor.Blocks())
-	words := make([]C.uintptr_t, 3*count)
-	return &batchRelease{
-		arrays:  words[:0:count],
-		records: words[count : count : 2*count],
-		handles: unsafe.Slice((*objectHandle)(unsafe.Pointer(unsafe.SliceData(words[2*count:]))), count)[:0],
-	}
+	words := make([]C.uintptr_t, 3*count+1)
+	b.arrays = words[:0:count]
+	b.records = words[count : count : 2*count]
+	// The blocks' handles, and the tensor map's.
+	b.handles = unsafe.Slice((*objectHandle)(unsafe.Pointer(&words[2*count])), count+1)[:0]
+	return true
 }
 
 // countBlocks counts blocks and their gradients, recursively.
@@ -78,7 +79,7 @@ func (b *batchRelease) ReleaseRecord(record unsafe.Pointer) {
 		b.records = append(b.records, C.uintptr_t(uintptr(record)))
 	case kind == tensorMapRecord && b.tensorMap == nil:
 		b.tensorMap = (*C.struct_mts_tensormap_t)(record)
-		forgetTensorMapRecord(b.tensorMap)
+		b.handles = append(b.handles, forgetTensorMapRecord(b.tensorMap))
 	default:
 		releaseRecord(record)
 	}

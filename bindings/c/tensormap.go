@@ -17,6 +17,8 @@ import (
 type tensorMapObject struct {
 	tensor *core.TensorMap
 	values map[string]*C.char
+	// release is mts_tensormap_free's, here so that freeing allocates nothing but its lists.
+	release batchRelease
 }
 
 // newTensorMapRecord gives C a tensor map the core built; the record goes with the tensor map.
@@ -41,19 +43,19 @@ func attachTensorMapRecord(record *C.struct_mts_tensormap_t, tensor *core.Tensor
 
 // disposeTensorMapRecord releases a tensor map record and the strings it handed out.
 func disposeTensorMapRecord(record *C.struct_mts_tensormap_t) {
-	forgetTensorMapRecord(record)
+	forgetTensorMapRecord(record).Delete()
 	C.mtsgo_tensormap_record_free(record)
 }
 
-// forgetTensorMapRecord releases what Go holds for a tensor map record, the strings it handed
-// out included, leaving the record's memory to free.
-func forgetTensorMapRecord(record *C.struct_mts_tensormap_t) {
-	object := objectHandle(record.record.handle).Value().(*tensorMapObject)
+// forgetTensorMapRecord releases the strings a tensor map record handed out and marks it
+// freed, leaving its handle to delete and its memory to free.
+func forgetTensorMapRecord(record *C.struct_mts_tensormap_t) objectHandle {
+	handle := objectHandle(record.record.handle)
 	record.record.magic = C.MTSGO_FREED_MAGIC
-	objectHandle(record.record.handle).Delete()
-	for _, value := range object.values {
+	for _, value := range handle.Value().(*tensorMapObject).values {
 		C.free(unsafe.Pointer(value))
 	}
+	return handle
 }
 
 // tensorMapOf gives the Go object behind a tensor map record.
@@ -120,8 +122,8 @@ func implTensormapFree(record *C.struct_mts_tensormap_t) error {
 	if err != nil {
 		return err
 	}
-	release := newBatchRelease(object.tensor)
-	if release == nil {
+	release := &object.release
+	if !release.prepare(object.tensor) {
 		object.tensor.Free()
 		return nil
 	}
