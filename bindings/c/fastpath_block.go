@@ -45,34 +45,43 @@ func materializeBlocks(records []*C.struct_mts_block_t) error {
 	if len(pending) == 0 {
 		return nil
 	}
-	blocks := make([]core.Block, len(pending))
-	arrays := make([]cArray, len(pending))
-	componentsLabels := make([]*core.ArrayLabels, components)
+	// One allocation for the blocks and their adaptors, another for their components.
+	made := make([]blockAndValues, len(pending))
+	var componentsLabels []*core.ArrayLabels
+	if components > 0 {
+		componentsLabels = make([]*core.ArrayLabels, components)
+	}
 	var handovers [C.MTSGO_FASTPATH_BLOCK_COMPONENTS + 2]labelsHandover
 	defer func() {
 		for i := range handovers {
 			handovers[i].flush()
 		}
 	}()
-	made := 0
+	done := 0
 	var err error
 	for i, record := range pending {
 		count := int(record.components_count)
 		blockComponents := componentsLabels[:count:count]
 		componentsLabels = componentsLabels[count:]
-		arrays[i].raw = &record.values
-		if err = materializeInto(&blocks[i], &arrays[i], blockComponents, record, &handovers); err != nil {
+		made[i].values.raw = &record.values
+		if err = materializeInto(&made[i].block, &made[i].values, blockComponents, record, &handovers); err != nil {
 			break
 		}
-		if !blocks[i].View().Attach(unsafe.Pointer(record)) {
+		if !made[i].block.View().Attach(unsafe.Pointer(record)) {
 			panic(core.Errorf(core.InternalError, "a new block already has a record"))
 		}
-		made++
+		done++
 	}
-	newHandles(made, func(i int) any { return &blocks[i] }, func(i int, h objectHandle) {
+	newHandles(done, func(i int) any { return &made[i].block }, func(i int, h objectHandle) {
 		atomic.StoreUintptr(blockHandle(pending[i]), uintptr(h))
 	})
 	return err
+}
+
+// blockAndValues is a block made from a record made in C, with the adaptor of its values.
+type blockAndValues struct {
+	block  core.Block
+	values cArray
 }
 
 // materializeInto makes one block of materializeBlocks, in place; the record's references to
