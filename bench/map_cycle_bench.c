@@ -5,14 +5,21 @@
  *
  * Usage: map_cycle_bench [--quick] [--list] [PATTERN...]
  *
- * Setting: every block is 100 x 100 over a caller's mts_array_t that holds only a shape (no
- * data: building and freeing maps never reads values); all blocks share one samples labels
+ * Base setting: every block is 100 x 100 over a caller's mts_array_t that holds only a shape
+ * (no data: building and freeing maps never reads values); all blocks share one samples labels
  * ("sample" = 0..99) and one properties labels ("property" = 0..99), both made with
  * mts_labels_assume_unique; the keys "key" = 0..N-1 are made with mts_labels_assume_unique
- * too. N is 10 or 10,000. Cases (ids start with "map_"), per map of N blocks:
+ * too. N is 1, 10, 100, 10,000 or 100,000. Cases (ids start with "map_"), per map of N blocks:
  *   blocks_N     the N mts_block calls alone
  *   build_N      mts_tensormap + mts_tensormap_free, the blocks made before the timer
  *   pipeline_N   all three: N x mts_block, mts_tensormap, mts_tensormap_free
+ * Other settings, for N = 10 and 10,000 (the id ends with the setting's name):
+ *   _loaded      the samples and properties labels are loaded from buffers
+ *                (mts_labels_load_buffer): labels whose values the library owns
+ *   _distinct    each block has samples of its own ("sample" = 100 b .. 100 b + 99, made with
+ *                mts_labels_assume_unique), the properties are shared
+ *   _gradients   the base setting, each block with one gradient ("positions": 100 samples x 3
+ *                "xyz" x 100 properties, shape-only too) made and added by the blocks step
  * The maps of one timed batch (100 maps at most) have their blocks made up front when those
  * are not timed. blocks_N + build_N should be pipeline_N: the summed case shows that no step
  * moves its cost into another.
@@ -29,38 +36,85 @@
 #define SIDE 100
 #define MAPS_PER_BATCH 100
 
+/* The settings of the blocks (see the header). */
+enum labels_kind { LABELS_SHARED, LABELS_LOADED, LABELS_DISTINCT };
+
+struct cycle_setting {
+    enum labels_kind labels;
+    bool gradients;
+};
+
+#define MAX_DISTINCT 10000 /* the largest N of the distinct setting */
+
 static struct {
     bool tried;
     char error[1024];
-    struct bench_array *shape_only; /* SIDE x SIDE f64, no data */
+    struct bench_array *shape_only;          /* SIDE x SIDE f64, no data */
+    struct bench_array *gradient_shape_only; /* SIDE x 3 x SIDE f64, no data */
     const mts_labels_t *samples;
     const mts_labels_t *properties;
-    const mts_labels_t *keys_10;
-    const mts_labels_t *keys_10000;
+    const mts_labels_t *loaded_samples;
+    const mts_labels_t *loaded_properties;
+    const mts_labels_t *xyz;
+    const mts_labels_t *distinct_samples[MAX_DISTINCT]; /* made on first use */
+    const mts_labels_t *keys[6];                        /* for N = 1, 10, 100, 1e4, 1e5, made on first use */
 } setting;
+
+static const uintptr_t KEY_COUNTS[6] = {1, 10, 100, 10000, 100000, 0};
 
 static void setting_free(void) {
     bench_labels_free(&setting.samples);
     bench_labels_free(&setting.properties);
-    bench_labels_free(&setting.keys_10);
-    bench_labels_free(&setting.keys_10000);
+    bench_labels_free(&setting.loaded_samples);
+    bench_labels_free(&setting.loaded_properties);
+    bench_labels_free(&setting.xyz);
+    for (uintptr_t i = 0; i < MAX_DISTINCT; i++) {
+        bench_labels_free(&setting.distinct_samples[i]);
+    }
+    for (uintptr_t i = 0; i < 6; i++) {
+        bench_labels_free(&setting.keys[i]);
+    }
     bench_array_release(setting.shape_only);
-    setting.shape_only = NULL;
+    bench_array_release(setting.gradient_shape_only);
+    setting.shape_only = setting.gradient_shape_only = NULL;
+}
+
+static uint8_t *grow_buffer(void *user_data, uint8_t *buffer, uintptr_t size) {
+    (void)user_data;
+    return realloc(buffer, size);
+}
+
+/* A copy of labels through mts_labels_save_buffer and mts_labels_load_buffer, or NULL after
+ * bench_fail. */
+static const mts_labels_t *reloaded(const mts_labels_t *labels) {
+    uint8_t *buffer = NULL;
+    uintptr_t size = 0;
+    if (bench_status(mts_labels_save_buffer(&buffer, &size, NULL, grow_buffer, labels), "mts_labels_save_buffer") != 0) {
+        free(buffer);
+        return NULL;
+    }
+    const mts_labels_t *loaded = mts_labels_load_buffer(buffer, size);
+    free(buffer);
+    bench_pointer(loaded, "mts_labels_load_buffer");
+    return loaded;
 }
 
 static int setting_get(void) {
     if (!setting.tried) {
         setting.tried = true;
         const uintptr_t shape[2] = {SIDE, SIDE};
+        const uintptr_t gradient_shape[3] = {SIDE, 3, SIDE};
         setting.shape_only = bench_array_new_shape_only(BENCH_F64, 2, shape);
-        int failed = setting.shape_only == NULL;
+        setting.gradient_shape_only = bench_array_new_shape_only(BENCH_F64, 3, gradient_shape);
+        int failed = setting.shape_only == NULL || setting.gradient_shape_only == NULL;
         if (failed) {
             bench_fail("out of memory");
         }
         failed = failed || (setting.samples = bench_unique_range_labels("sample", 0, SIDE)) == NULL;
         failed = failed || (setting.properties = bench_unique_range_labels("property", 0, SIDE)) == NULL;
-        failed = failed || (setting.keys_10 = bench_unique_range_labels("key", 0, 10)) == NULL;
-        failed = failed || (setting.keys_10000 = bench_unique_range_labels("key", 0, 10000)) == NULL;
+        failed = failed || (setting.xyz = bench_unique_range_labels("xyz", 0, 3)) == NULL;
+        failed = failed || (setting.loaded_samples = reloaded(setting.samples)) == NULL;
+        failed = failed || (setting.loaded_properties = reloaded(setting.properties)) == NULL;
         if (failed) {
             snprintf(setting.error, sizeof setting.error, "setup: %s", bench_error());
             setting_free();
@@ -73,6 +127,39 @@ static int setting_get(void) {
     return 0;
 }
 
+/* The keys of a map of `count` blocks, made on first use; NULL after bench_fail. */
+static const mts_labels_t *keys_of(uintptr_t count) {
+    for (uintptr_t i = 0; KEY_COUNTS[i] != 0; i++) {
+        if (KEY_COUNTS[i] == count) {
+            if (setting.keys[i] == NULL) {
+                setting.keys[i] = bench_unique_range_labels("key", 0, count);
+            }
+            return setting.keys[i];
+        }
+    }
+    bench_fail("no keys for %lu blocks", (unsigned long)count);
+    return NULL;
+}
+
+/* The samples of block b, made on first use for the distinct setting; NULL after bench_fail. */
+static const mts_labels_t *samples_of(const struct cycle_setting *s, uintptr_t b) {
+    switch (s->labels) {
+    case LABELS_LOADED:
+        return setting.loaded_samples;
+    case LABELS_DISTINCT:
+        if (b >= MAX_DISTINCT) {
+            bench_fail("no distinct samples for block %lu", (unsigned long)b);
+            return NULL;
+        }
+        if (setting.distinct_samples[b] == NULL) {
+            setting.distinct_samples[b] = bench_unique_range_labels("sample", (int32_t)(b * SIDE), SIDE);
+        }
+        return setting.distinct_samples[b];
+    default:
+        return setting.samples;
+    }
+}
+
 static void blocks_free(mts_block_t **blocks, uintptr_t count) {
     for (uintptr_t i = 0; i < count; i++) {
         if (blocks[i] != NULL) {
@@ -82,12 +169,36 @@ static void blocks_free(mts_block_t **blocks, uintptr_t count) {
     }
 }
 
+/* Makes one block of the setting (with its gradient); NULL after bench_fail. */
+static mts_block_t *block_make(const struct cycle_setting *s, uintptr_t b) {
+    const mts_labels_t *samples = samples_of(s, b);
+    const mts_labels_t *properties = s->labels == LABELS_LOADED ? setting.loaded_properties : setting.properties;
+    if (samples == NULL) {
+        return NULL;
+    }
+    mts_block_t *block = mts_block(bench_array_share(setting.shape_only), samples, NULL, 0, properties);
+    if (bench_pointer(block, "mts_block") != 0 || !s->gradients) {
+        return block;
+    }
+    /* the gradient's samples are the block's (a valid "sample" dimension), with an "xyz" axis */
+    mts_block_t *gradient = mts_block(bench_array_share(setting.gradient_shape_only), setting.samples,
+                                      &setting.xyz, 1, properties);
+    if (bench_pointer(gradient, "mts_block (gradient)") != 0 ||
+        bench_status(mts_block_add_gradient(block, "positions", gradient), "mts_block_add_gradient") != 0) {
+        if (gradient != NULL) {
+            mts_block_free(gradient); /* not taken: add_gradient failed */
+        }
+        mts_block_free(block);
+        return NULL;
+    }
+    return block;
+}
+
 /* Makes `count` blocks; on failure frees those made and returns -1. */
-static int blocks_make(mts_block_t **blocks, uintptr_t count) {
+static int blocks_make(const struct cycle_setting *s, mts_block_t **blocks, uintptr_t count) {
     for (uintptr_t i = 0; i < count; i++) {
-        blocks[i] = mts_block(bench_array_share(setting.shape_only), setting.samples, NULL, 0, setting.properties);
+        blocks[i] = block_make(s, i);
         if (blocks[i] == NULL) {
-            bench_pointer(NULL, "mts_block");
             blocks_free(blocks, i);
             return -1;
         }
@@ -112,6 +223,7 @@ enum timed { TIME_BLOCKS, TIME_MAP, TIME_ALL };
 struct cycle_case {
     uintptr_t blocks;
     enum timed timed;
+    struct cycle_setting setting;
 };
 
 static int run_cycle(void *context, uint64_t n, double *elapsed_ns) {
@@ -119,7 +231,10 @@ static int run_cycle(void *context, uint64_t n, double *elapsed_ns) {
     if (setting_get() != 0) {
         return -1;
     }
-    const mts_labels_t *keys = c->blocks == 10 ? setting.keys_10 : setting.keys_10000;
+    const mts_labels_t *keys = keys_of(c->blocks);
+    if (keys == NULL) {
+        return -1;
+    }
     uint64_t per_batch = c->blocks * MAPS_PER_BATCH <= 100000 ? MAPS_PER_BATCH : 1;
     mts_block_t **blocks = calloc(per_batch * c->blocks, sizeof *blocks);
     if (blocks == NULL) {
@@ -132,7 +247,7 @@ static int run_cycle(void *context, uint64_t n, double *elapsed_ns) {
         uint64_t maps = n - done < per_batch ? n - done : per_batch;
         double start = bench_now_ns();
         for (uint64_t m = 0; m < maps && result == 0; m++) {
-            result = blocks_make(blocks + m * c->blocks, c->blocks);
+            result = blocks_make(&c->setting, blocks + m * c->blocks, c->blocks);
         }
         double made = bench_now_ns();
         for (uint64_t m = 0; m < maps && result == 0; m++) {
@@ -146,20 +261,32 @@ static int run_cycle(void *context, uint64_t n, double *elapsed_ns) {
     return result;
 }
 
-static struct cycle_case blocks_10 = {10, TIME_BLOCKS};
-static struct cycle_case build_10 = {10, TIME_MAP};
-static struct cycle_case pipeline_10 = {10, TIME_ALL};
-static struct cycle_case blocks_10000 = {10000, TIME_BLOCKS};
-static struct cycle_case build_10000 = {10000, TIME_MAP};
-static struct cycle_case pipeline_10000 = {10000, TIME_ALL};
+#define SHARED {LABELS_SHARED, false}
+#define LOADED {LABELS_LOADED, false}
+#define DISTINCT {LABELS_DISTINCT, false}
+#define GRADIENTS {LABELS_SHARED, true}
+
+/* The three cases of one N and setting: ID_SUFFIX is "_N[_setting]", TEXT says the setting. */
+#define CYCLE_CASES(N, SETTING, ID_SUFFIX, TEXT)                                                          \
+    {"map_blocks" ID_SUFFIX, #N " x mts_block, 100x100 shape-only arrays" TEXT, "map", run_cycle,          \
+     &(struct cycle_case){N, TIME_BLOCKS, SETTING}},                                                        \
+    {"map_build" ID_SUFFIX, "mts_tensormap + free, " #N " blocks" TEXT, "map", run_cycle,                  \
+     &(struct cycle_case){N, TIME_MAP, SETTING}},                                                           \
+    {"map_pipeline" ID_SUFFIX, #N " x mts_block + mts_tensormap + free" TEXT, "map", run_cycle,            \
+     &(struct cycle_case){N, TIME_ALL, SETTING}}
 
 static const bench_case CASES[] = {
-    {"map_blocks_10", "10 x mts_block, 100x100 shape-only arrays", "map", run_cycle, &blocks_10},
-    {"map_build_10", "mts_tensormap + free, 10 blocks", "map", run_cycle, &build_10},
-    {"map_pipeline_10", "10 x mts_block + mts_tensormap + free", "map", run_cycle, &pipeline_10},
-    {"map_blocks_10000", "10,000 x mts_block, 100x100 shape-only arrays", "map", run_cycle, &blocks_10000},
-    {"map_build_10000", "mts_tensormap + free, 10,000 blocks", "map", run_cycle, &build_10000},
-    {"map_pipeline_10000", "10,000 x mts_block + mts_tensormap + free", "map", run_cycle, &pipeline_10000},
+    CYCLE_CASES(10, SHARED, "_10", ""),
+    CYCLE_CASES(10000, SHARED, "_10000", ""),
+    CYCLE_CASES(1, SHARED, "_1", ""),
+    CYCLE_CASES(100, SHARED, "_100", ""),
+    CYCLE_CASES(100000, SHARED, "_100000", ""),
+    CYCLE_CASES(10, LOADED, "_10_loaded", ", loaded labels"),
+    CYCLE_CASES(10000, LOADED, "_10000_loaded", ", loaded labels"),
+    CYCLE_CASES(10, DISTINCT, "_10_distinct", ", own samples"),
+    CYCLE_CASES(10000, DISTINCT, "_10000_distinct", ", own samples"),
+    CYCLE_CASES(10, GRADIENTS, "_10_gradients", ", with a gradient"),
+    CYCLE_CASES(10000, GRADIENTS, "_10000_gradients", ", with a gradient"),
 };
 
 #define CASES_COUNT (sizeof CASES / sizeof CASES[0])
