@@ -11,11 +11,13 @@
 #include "fastpath.h"
 
 /* Tells whether labels can be used by a block made in C: live, held by the caller, and with
- * an array of the caller's (Go's own arrays answer without a callback, so Go asks them). */
+ * an array of the caller's or the library's own labels values, whose device C knows (other Go
+ * arrays would answer through a call into Go, so Go asks them). */
 static int plain_labels(const struct mts_labels_t *labels) {
     return labels != NULL && labels->record.magic == MTSGO_LABELS_MAGIC &&
            MTSGO_REFERENCES(__atomic_load_n(&labels->references, __ATOMIC_ACQUIRE)) != 0 &&
-           labels->array.device != NULL && labels->array.origin != mtsgo_go_array_origin();
+           labels->array.device != NULL &&
+           (labels->array.origin != mtsgo_go_array_origin() || labels->cpu_values);
 }
 
 /* Tells whether every argument is one the C path handles, before anything is asked. */
@@ -96,7 +98,10 @@ static int same_devices(struct mts_array_t *data, const struct mts_labels_t *sam
                                             : i == count + 1 ? properties
                                                              : components[i - 1];
         DLDevice *device = &asked->devices[asked->devices_count];
-        if (mtsgo_array_device(&labels->array, device) != MTS_SUCCESS) {
+        if (labels->cpu_values) {
+            device->device_type = kDLCPU;
+            device->device_id = 0;
+        } else if (mtsgo_array_device(&labels->array, device) != MTS_SUCCESS) {
             mtsgo_array_callback_failed(data, "calling mts_array_t.device failed");
             return -1;
         }

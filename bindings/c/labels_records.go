@@ -43,6 +43,9 @@ func fillLabelsRecord(record *C.struct_mts_labels_t, labels *core.ArrayLabels, c
 	if !callerArray {
 		object.exported = exportArray(labels.Array())
 		record.array = object.exported.raw
+		if _, own := labels.Array().(*core.ReadOnlyLabelsValues); own {
+			record.cpu_values = 1
+		}
 	}
 	if cpu := labels.CPUIfRead(); cpu != nil {
 		object.publish(record, cpu)

@@ -126,6 +126,9 @@ struct mts_labels_t {
      * Go takes it over (materializeLabels); NULL otherwise. The last free deletes it when Go
      * never did. */
     DLManagedTensorVersioned *exported;
+    /* Set when the values array is the library's own labels values (core.ReadOnlyLabelsValues),
+     * which live on the CPU: C knows their device without a call into Go. */
+    int cpu_values;
 };
 
 /* Publishes the CPU values of labels to every thread. */

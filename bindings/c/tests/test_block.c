@@ -479,7 +479,39 @@ static void test_create_then_use(void) {
     mts_labels_free(samples);
     mts_block_free(block);
     CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 1);
-    FREE_LABELS(both, a, b, s, p);
+
+    /* samples and properties made by the library: a block of them goes into a
+     * tensor map and reads back; values on another device are refused, naming
+     * the samples (the library's labels live on the CPU) */
+    const mts_labels_t *both_properties = NULL;
+    CHECK_STATUS(mts_labels_union(b, a, &both_properties, NULL, 0, NULL, 0), MTS_SUCCESS);
+    array = values2(3, 3, 4.0);
+    block = mts_block(ta_mts(array), both, NULL, 0, both_properties);
+    CHECK(block != NULL);
+    CHECK_INT_EQ(ta_calls(array, TA_DEVICE), 1);
+    const mts_labels_t *single = range(NAMES_S, 1);
+    mts_tensormap_t *map = mts_tensormap(single, &block, 1);
+    CHECK(map != NULL);
+    mts_block_t *inside = NULL;
+    CHECK_STATUS(mts_tensormap_block_by_id(map, &inside, 0), MTS_SUCCESS);
+    static const int32_t union_rows[] = {0, 1, 2};
+    static const int32_t reversed_rows[] = {1, 2, 0};
+    for (uintptr_t axis = 0; axis < 2; axis++) {
+        const mts_labels_t *got = mts_block_labels(inside, axis);
+        CHECK(got == (axis == 0 ? both : both_properties));
+        CHECK_STATUS(mts_labels_values_cpu(got, &values, &count, &size), MTS_SUCCESS);
+        CHECK(count == 3 && size == 1 &&
+              memcmp(values, axis == 0 ? union_rows : reversed_rows, sizeof union_rows) == 0);
+        mts_labels_free(got);
+    }
+    CHECK(block_array(inside) == array);
+    CHECK_STATUS(mts_tensormap_free(map), MTS_SUCCESS);
+    CHECK_INT_EQ(ta_calls(array, TA_DESTROY), 1);
+    struct test_array *on_gpu = values2(3, 3, 0.0);
+    on_gpu->device = CUDA0;
+    CHECK_INVALID_BLOCK(on_gpu, both, NULL, 0, both_properties,
+                        DEVICES_MESSAGE("samples", "CUDA:0", "CPU:0"));
+    FREE_LABELS(both, both_properties, single, a, b, s, p);
 
     CHECK_INT_EQ(ta_live(), live);
 }
