@@ -62,6 +62,9 @@ var listsLock sync.Mutex
 
 // forgetGradientsList frees the parameters list given by mts_block_gradients_list.
 func forgetGradientsList(record *C.struct_mts_block_t) {
+	if record.gradients == nil {
+		return // no list handed out: no call into C
+	}
 	C.free(unsafe.Pointer(record.gradients))
 	record.gradients = nil
 	record.gradients_count = 0
@@ -159,6 +162,12 @@ func mtsgo_block_release(record *C.struct_mts_block_t) (status C.mts_status_t) {
 }
 
 func implBlockAddGradient(record *C.struct_mts_block_t, parameter *C.char, gradientRecord *C.struct_mts_block_t) error {
+	if gradientRecord != record {
+		// Blocks made in C are made in Go together.
+		if err := materializeBlocks([]*C.struct_mts_block_t{record, gradientRecord}); err != nil {
+			return err
+		}
+	}
 	block, err := blockOf(record)
 	if err != nil {
 		return err

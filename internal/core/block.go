@@ -261,7 +261,10 @@ func (b *Block) AddGradient(parameter string, gradient *Block) (err error) {
 // checkGradientData requires the gradient's values to share the origin, device and dtype of
 // the block's values.
 func (b *Block) checkGradientData(gradient *Block) error {
-	values, other, err := both(b.values, gradient.values, describeArray)
+	// compareArrays asks what describeArray would, in the same order, and lets a binding ask
+	// both arrays at once.
+	arrays := [2]Array{b.values, gradient.values}
+	values, other, _, err := compareArrays(2, func(i int) Array { return arrays[i] })
 	if err != nil {
 		return err
 	}
