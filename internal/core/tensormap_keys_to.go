@@ -103,7 +103,8 @@ func (t *TensorMap) splitKeys(names []string) (*keysMove, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &keysMove{names: slices.Clone(names), keys: keys, groups: groups}, nil
+	// names are those of the caller's keys_to_move, which outlive the call: not copied.
+	return &keysMove{names: names, keys: keys, groups: groups}, nil
 }
 
 // mergeGroups merges every group into one block and builds the result from the new keys and
@@ -384,13 +385,13 @@ func sortedUniqueRows(values []int32, size int) (unique []int32, inverse []int) 
 // position of row i in sorted.
 func sortDistinctRows(values []int32, size int) (sorted []int32, rank []int) {
 	n := len(values) / size
-	order := make([]int, n)
+	positions := make([]int, 2*n) // the order, then the ranks: one allocation
+	order, rank := positions[:n:n], positions[n:]
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int { return compareRows(rowAt(values, size, a), rowAt(values, size, b)) })
 	sorted = make([]int32, 0, len(values))
-	rank = make([]int, n)
 	for k, i := range order {
 		rank[i] = k
 		sorted = append(sorted, values[i*size:i*size+size]...)
