@@ -141,12 +141,7 @@ func (l *ArrayLabels) like(cpu *Labels) (*ArrayLabels, error) {
 	if _, ok := l.array.(*ReadOnlyLabelsValues); ok {
 		return LabelsFromValues(cpu.names, cpu), nil
 	}
-	own := NewReadOnlyLabelsValues(cpu.values, cpu.count, cpu.size)
-	tensor, err := own.AsDLPack(CPU, nil, CurrentDLPack)
-	if err != nil {
-		return nil, err
-	}
-	created, err := l.array.FromDLPack(tensor)
+	created, err := l.array.FromDLPack(labelsValuesTensor(cpu.values, cpu.count, cpu.size))
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package core
 
 import (
 	"fmt"
-	"runtime"
 	"unsafe"
 )
 
@@ -108,13 +107,14 @@ func NewTensor(view Tensor, release func()) *Tensor {
 	return &t
 }
 
-// tensorOver wraps a view of data, which the tensor keeps alive until it is released. An
-// empty data gives a NULL data pointer.
+// tensorOver wraps a view of data. Data points into data, which keeps its memory alive as long
+// as the tensor is reachable: there is nothing to release. An empty data gives a NULL data
+// pointer.
 func tensorOver[E any](view Tensor, data []E) *Tensor {
 	if len(data) > 0 {
 		view.Data = unsafe.Pointer(&data[0])
 	}
-	return NewTensor(view, func() { runtime.KeepAlive(data) })
+	return NewTensor(view, nil)
 }
 
 // importTensor gives what convert makes of tensor, releasing the tensor exactly once whatever

@@ -141,16 +141,26 @@ func (a *ReadOnlyLabelsValues) AsDLPack(device Device, stream *int64, maxVersion
 			"invalid `max_version` in LabelsArray::as_dlpack: we got v%d.%d, but we support v%d.%d",
 			maxVersion.Major, maxVersion.Minor, CurrentDLPack.Major, CurrentDLPack.Minor)
 	}
-	values := a.values
-	view := Tensor{
-		Version: CurrentDLPack,
-		Flags:   FlagReadOnly,
-		Device:  CPU,
-		DType:   Int32,
-		Shape:   []int64{int64(a.count), int64(a.size)},
-		Strides: []int64{int64(a.size), 1},
+	return labelsValuesTensor(a.values, a.count, a.size), nil
+}
+
+// labelsTensor is a read-only export of labels values, with its shape and strides in the same
+// allocation.
+type labelsTensor struct {
+	Tensor
+	dims [4]int64 // the shape, then the strides
+}
+
+// labelsValuesTensor exports count rows of size values, read-only and without a copy, as a
+// v1.3 DLPack tensor on the CPU.
+func labelsValuesTensor(values []int32, count, size int) *Tensor {
+	t := &labelsTensor{dims: [4]int64{int64(count), int64(size), int64(size), 1}}
+	t.Tensor = Tensor{Version: CurrentDLPack, Flags: FlagReadOnly, Device: CPU, DType: Int32,
+		Shape: t.dims[:2:2], Strides: t.dims[2:4:4]}
+	if len(values) > 0 {
+		t.Data = unsafe.Pointer(&values[0])
 	}
-	return tensorOver(view, values), nil
+	return &t.Tensor
 }
 
 // FromDLPack copies a CPU, DLPack 1.x, i32, 2-D tensor into a new ReadOnlyLabelsValues,
