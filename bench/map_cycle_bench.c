@@ -141,7 +141,8 @@ static const mts_labels_t *keys_of(uintptr_t count) {
     return NULL;
 }
 
-/* The samples of block b, made on first use for the distinct setting; NULL after bench_fail. */
+/* The samples of block b, made on first use for the distinct setting (run_cycle asks for every
+ * block's before its timer starts); NULL after bench_fail. */
 static const mts_labels_t *samples_of(const struct cycle_setting *s, uintptr_t b) {
     switch (s->labels) {
     case LABELS_LOADED:
@@ -234,6 +235,12 @@ static int run_cycle(void *context, uint64_t n, double *elapsed_ns) {
     const mts_labels_t *keys = keys_of(c->blocks);
     if (keys == NULL) {
         return -1;
+    }
+    /* labels made on first use are made here, before any timer */
+    for (uintptr_t b = 0; b < c->blocks; b++) {
+        if (samples_of(&c->setting, b) == NULL) {
+            return -1;
+        }
     }
     uint64_t per_batch = c->blocks * MAPS_PER_BATCH <= 100000 ? MAPS_PER_BATCH : 1;
     mts_block_t **blocks = calloc(per_batch * c->blocks, sizeof *blocks);

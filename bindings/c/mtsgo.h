@@ -100,8 +100,9 @@ mts_status_t mtsgo_give_handle(void **slot);
 /* Marks blocks as belonging to a tensor map or a block from now on, and ends their handles. */
 void mtsgo_blocks_given(struct mts_block_t *const *blocks, uintptr_t count);
 
-/* A zeroed tensor map record, allocated after marking `blocks` as given to it (mtsgo_blocks_given),
- * in one call from Go; NULL when out of memory, the blocks left as they were. */
+/* A zeroed tensor map record, allocated then marking `blocks` (none for a map the core built) as
+ * given to it (mtsgo_blocks_given), in one call from Go; NULL when out of memory, the blocks left
+ * as they were. */
 struct mts_tensormap_t *mtsgo_tensormap_record_taking(struct mts_block_t *const *blocks, uintptr_t count);
 
 /* The C references of labels, in one atomic word so that clone and free are one atomic

@@ -23,7 +23,7 @@ type tensorMapObject struct {
 
 // newTensorMapRecord gives C a tensor map the core built; the record goes with the tensor map.
 func newTensorMapRecord(tensor *core.TensorMap) *C.struct_mts_tensormap_t {
-	record := (*C.struct_mts_tensormap_t)(C.calloc(1, C.size_t(unsafe.Sizeof(C.struct_mts_tensormap_t{}))))
+	record := C.mtsgo_tensormap_record_taking(nil, 0)
 	if record == nil {
 		tensor.Free()
 		panic(errRecordMemory)

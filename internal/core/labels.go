@@ -16,7 +16,7 @@ type Labels struct {
 	size   int
 
 	sorted  atomic.Uint32 // one of sortedUnknown, sortedYes, sortedNo
-	checked atomic.Bool   // the rows were checked to be unique (labels assumed unique may repeat one)
+	checked bool          // the rows were checked unique, before the labels were shared
 
 	index     atomic.Pointer[labelsIndex] // nil until built
 	indexLock sync.Mutex                  // held while building index
@@ -40,14 +40,14 @@ func NewLabels(names []string, values []int32, count int) (*Labels, error) {
 	if err := l.checkUnique(); err != nil {
 		return nil, err
 	}
-	l.checked.Store(true)
+	l.checked = true
 	return l, nil
 }
 
 // knownDistinct tells whether no two rows are equal for certain: the labels were checked, or
 // have at most one entry. Operations that gather rows skip their de-duplication then; labels
 // assumed unique that repeat a row still get the reference's de-duplicated results.
-func (l *Labels) knownDistinct() bool { return l.count <= 1 || l.checked.Load() }
+func (l *Labels) knownDistinct() bool { return l.count <= 1 || l.checked }
 
 // NewLabelsAssumeUnique is NewLabels without the uniqueness check, for rows the caller knows
 // to be unique. The sorted flag and the hash index are built on first use.

@@ -215,17 +215,8 @@ func mergeSamples(group []keyedBlock, names []string, appendKeys, sortSamples bo
 	if err := validateLabelNames(names); err != nil {
 		return nil, nil, invalidLabelsError("invalid labels in merge_samples", err)
 	}
-	var unique []int32
-	var inverse []int
-	switch {
-	case sources == 1 && source.knownDistinct():
-		// The rows of one labels are all different, each with the same key or none.
-		unique, inverse = distinctRows(rows, width, sortSamples)
-	case sortSamples:
-		unique, inverse = sortedUniqueRows(rows, width)
-	default:
-		unique, inverse = uniqueRows(rows, width)
-	}
+	// The rows of one labels are all different, each with the same key or none.
+	unique, inverse := gatheredRows(rows, width, sortSamples, sources == 1 && source.knownDistinct())
 	cpu := newDerivedLabels(names, unique)
 	if sortSamples {
 		cpu.sorted.Store(sortedYes)
@@ -399,8 +390,19 @@ func sortDistinctRows(values []int32, size int) (sorted []int32, rank []int) {
 	return sorted, rank
 }
 
-// distinctRows is uniqueRows (sorted or not) for rows known to be all different (see
-// Labels.knownDistinct): no row is hashed.
+// gatheredRows is sortedUniqueRows (sorted) or uniqueRows for rows gathered from labels; when
+// they are known to be all different (see Labels.knownDistinct) no row is hashed.
+func gatheredRows(values []int32, size int, sorted, distinct bool) (unique []int32, inverse []int) {
+	switch {
+	case distinct:
+		return distinctRows(values, size, sorted)
+	case sorted:
+		return sortedUniqueRows(values, size)
+	}
+	return uniqueRows(values, size)
+}
+
+// distinctRows is gatheredRows for rows known to be all different.
 func distinctRows(values []int32, size int, sorted bool) (unique []int32, inverse []int) {
 	if sorted && size > 0 {
 		if unique, inverse, ok := runsOfSortedRows(values, size); ok {

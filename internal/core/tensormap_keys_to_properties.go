@@ -109,11 +109,7 @@ func mergeProperties(group []keyedBlock, entries *ArrayLabels, movedNames []stri
 			return nil, nil, invalidLabelsError("invalid labels", err)
 		}
 		var inverse []int
-		if distinct {
-			values, inverse = distinctRows(rows, width, false)
-		} else {
-			values, inverse = uniqueRows(rows, width)
-		}
+		values, inverse = gatheredRows(rows, width, false, distinct)
 		offset := 0
 		for b, member := range group {
 			n := member.block.properties.Count()
