@@ -154,7 +154,7 @@ excluded:
 	_, err = spec.ParseMapping("cgo.yaml", []byte(`
 functions:
   mts_v: {}
-  mts_other_free: {implemented_in: c, call: "Free(other)"}
+  mts_other_free: {implemented_in: c, call: "Free(other)", fast_path: true}
   mts_make: {implemented_in: rust}
 excluded:
   mts_gone: "no reason"
@@ -163,6 +163,7 @@ excluded:
 	for _, problem := range []string{
 		`function mts_v: a void function must be implemented_in c`,
 		`function mts_other_free: only generated bodies have a call`,
+		`function mts_other_free: a fast path goes before a Go body: implemented_in c has none`,
 		`function mts_make: implemented_in "rust" is not one of go, generated, c`,
 		`excluded names the unknown function mts_gone`,
 	} {

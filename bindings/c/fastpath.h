@@ -14,10 +14,11 @@
 #define MTSGO_FASTPATH_BLOCK 4u    /* mts_block and mts_block_free (fastpath_block.c) */
 #define MTSGO_FASTPATH_RELEASE 8u  /* mts_tensormap_free, records freed in one call (fastpath_release.c) */
 #define MTSGO_FASTPATH_COMPARE 16u /* the arrays of a tensor map compared in C (fastpath_compare_arrays.c) */
+#define MTSGO_FASTPATH_TENSORMAP 32u /* mts_tensormap and mts_tensormap_free (fastpath_tensormap.c) */
 
 /* The fast paths switched on, read once when the library is loaded from the environment
  * variable MTSGO_FASTPATHS: a comma-separated list of words read in order from "all on":
- * "off" switches every fast path off, a name (labels, unique, block, release, compare)
+ * "off" switches every fast path off, a name (labels, unique, block, release, compare, tensormap)
  * switches it on, "-name" off. So "off" gives the plain paths only, "-compare" every fast
  * path but compare, "off,block" the block fast path only. */
 extern unsigned mtsgo_fastpaths;
@@ -43,6 +44,17 @@ void mtsgo_array_callback_failed(struct mts_array_t *array, const char *context)
  * then on, checked labels ask their array's origin first, which mtsgo_c_labels leaves to Go. */
 extern int mtsgo_labels_origin_asked;
 
+/* Tells whether labels can be used by a block or tensor map made in C: live, held by the
+ * caller, and with an array of the caller's or the library's own labels values, whose device C
+ * knows (other Go arrays would answer through a call into Go, so Go asks them). */
+int mtsgo_plain_labels(const struct mts_labels_t *labels);
+
+/* Tells whether two labels have the same dimension names. */
+int mtsgo_same_names(const struct mts_labels_t *a, const struct mts_labels_t *b);
+
+/* Releases a block made in C that Go never saw, as Go's Block.Free would, whoever holds it. */
+mts_status_t mtsgo_c_block_release(struct mts_block_t *block);
+
 /* Releases what labels made in C and never seen by Go hold (mtsgo_labels_unhold). */
 void mtsgo_fastpath_labels_dispose(struct mts_labels_t *labels);
 
@@ -59,10 +71,21 @@ struct mtsgo_comparison {
     int failure; /* 0, or the member that failed (1 origin, 2 device, 3 dtype), negated when NULL */
 };
 
-/* Asks the arrays whose addresses are addresses[0..count) (count > 0) their origin, device
- * and dtype in order, stopping at the first failure or at the first array differing from the
- * first one: returns its index, or -1 when all agree. */
+/* Asks the arrays array(list, 0..count) (count > 0) their origin, device and dtype in order,
+ * stopping at the first failure or at the first array differing from the first one: returns
+ * its index, or -1 when all agree. */
+int64_t mtsgo_compare(const void *list, uintptr_t count, const struct mts_array_t *(*array)(const void *, uintptr_t),
+                      struct mtsgo_comparison *out);
+
+/* mtsgo_compare over the arrays whose addresses are addresses[0..count), for Go. */
 int64_t mtsgo_compare_arrays(const uintptr_t *addresses, uintptr_t count, struct mtsgo_comparison *out);
+
+/* What the fast path of mts_tensormap asked (fastpath_tensormap.c), for Go to word its error. */
+struct mtsgo_tensormap_asked {
+    struct mtsgo_comparison comparison; /* the blocks' arrays */
+    DLDevice keys_device;               /* asked when the arrays all agree */
+    int keys_failed;                    /* the keys' device callback failed */
+};
 
 /* The releases of mts_tensormap_free: destroys the arrays at arrays[0..arrays_count), freeing
  * the structs (mtsgo_array_release) whose address is marked MTSGO_RELEASE_OWNED and zeroing

@@ -10,10 +10,7 @@
 #include "_cgo_export.h"
 #include "fastpath.h"
 
-/* Tells whether labels can be used by a block made in C: live, held by the caller, and with
- * an array of the caller's or the library's own labels values, whose device C knows (other Go
- * arrays would answer through a call into Go, so Go asks them). */
-static int plain_labels(const struct mts_labels_t *labels) {
+int mtsgo_plain_labels(const struct mts_labels_t *labels) {
     return labels != NULL && labels->record.magic == MTSGO_LABELS_MAGIC &&
            MTSGO_REFERENCES(__atomic_load_n(&labels->references, __ATOMIC_ACQUIRE)) != 0 &&
            labels->array.device != NULL &&
@@ -26,19 +23,22 @@ static int plain_arguments(const struct mts_array_t *data, const struct mts_labe
                            const struct mts_labels_t *properties) {
     if (!(mtsgo_fastpaths & MTSGO_FASTPATH_BLOCK) || count > MTSGO_FASTPATH_BLOCK_COMPONENTS ||
         data->shape == NULL || data->device == NULL ||
-        data->origin == mtsgo_go_array_origin() || !plain_labels(samples) ||
-        !plain_labels(properties)) {
+        data->origin == mtsgo_go_array_origin() || !mtsgo_plain_labels(samples) ||
+        !mtsgo_plain_labels(properties)) {
         return 0;
     }
     for (uintptr_t i = 0; i < count; i++) {
-        if (!plain_labels(components[i])) {
+        if (!mtsgo_plain_labels(components[i])) {
             return 0;
         }
     }
     return 1;
 }
 
-static int same_names(const struct mts_labels_t *a, const struct mts_labels_t *b) {
+int mtsgo_same_names(const struct mts_labels_t *a, const struct mts_labels_t *b) {
+    if (a == b) {
+        return 1;
+    }
     if (a->size != b->size) {
         return 0;
     }
@@ -64,7 +64,7 @@ static int shape_matches(const uintptr_t *shape, uintptr_t dimensions,
             return 0;
         }
         for (uintptr_t j = 0; j < i; j++) {
-            if (same_names(components[i], components[j])) {
+            if (mtsgo_same_names(components[i], components[j])) {
                 return 0;
             }
         }
@@ -172,6 +172,10 @@ mts_status_t mtsgo_c_block_free(struct mts_block_t *block) {
         __atomic_load_n(&block->record.handle, __ATOMIC_ACQUIRE) != 0) {
         return mtsgo_block_release(block);
     }
+    return mtsgo_c_block_release(block);
+}
+
+mts_status_t mtsgo_c_block_release(struct mts_block_t *block) {
     /* Go never saw it: release what it holds in the order Go's Block.Free does. */
     block->record.magic = MTSGO_FREED_MAGIC;
     mtsgo_array_destroy(&block->values);

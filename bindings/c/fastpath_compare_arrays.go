@@ -28,15 +28,22 @@ func (a *cArray) CompareArrays(count int, array func(i int) core.Array) (first, 
 		raws[i] = C.uintptr_t(uintptr(unsafe.Pointer(c.raw)))
 	}
 	stop := C.mtsgo_compare_arrays(&raws[0], C.uintptr_t(count), out)
+	first, other, err = comparisonOf(out)
+	return first, other, int(stop), true, err
+}
+
+// comparisonOf reads what mtsgo_compare found: the descriptions, or the error of the member
+// that failed.
+func comparisonOf(out *C.struct_mtsgo_comparison) (first, other core.ArrayDescription, err error) {
 	first, other = descriptionFromC(out.first), descriptionFromC(out.other)
 	if failure := int(out.failure); failure != 0 {
 		member := [...]string{"origin", "device", "dtype"}[max(failure, -failure)-1]
 		if failure < 0 {
-			return first, other, int(stop), true, missing(member)
+			return first, other, missing(member)
 		}
-		return first, other, int(stop), true, failed(member)
+		return first, other, failed(member)
 	}
-	return first, other, int(stop), true, nil
+	return first, other, nil
 }
 
 func descriptionFromC(d C.struct_mtsgo_array_description) core.ArrayDescription {

@@ -171,9 +171,14 @@ struct mts_block_t {
 };
 
 struct mts_tensormap_t {
-    struct mtsgo_record record;
+    struct mtsgo_record record; /* the handle is 0 (read atomically) until Go makes the tensor map */
     const char *const *info_keys; /* info keys in insertion order: one malloc'd block, or NULL */
     uintptr_t info_keys_count;
+    /* Tensor maps made in C (fastpath_tensormap.c): the keys, holding one C reference until Go
+     * takes it over, and the blocks, in the record's allocation. */
+    struct mts_labels_t *keys;
+    struct mts_block_t **blocks;
+    uintptr_t blocks_count;
 };
 
 /* Destroys an array (through its destroy member, when set) and frees the struct itself,

@@ -58,9 +58,17 @@ func forgetTensorMapRecord(record *C.struct_mts_tensormap_t) objectHandle {
 	return handle
 }
 
-// tensorMapOf gives the Go object behind a tensor map record.
+// tensorMapOf gives the Go object behind a tensor map record,
+// making it for a tensor map made by the fast path (fastpath_tensormap.go).
 func tensorMapOf(record *C.struct_mts_tensormap_t) (*tensorMapObject, error) {
-	return objectHandle(record.record.handle).Value().(*tensorMapObject), nil
+	handle := objectHandle(atomic.LoadUintptr(tensorMapHandle(record)))
+	if handle == 0 {
+		var err error
+		if handle, err = materializeTensorMap(record); err != nil {
+			return nil, err
+		}
+	}
+	return handle.Value().(*tensorMapObject), nil
 }
 
 // tensorMapCalls numbers the calls to mts_tensormap.

@@ -448,6 +448,8 @@ mts_status_t mts_block_dtype(const struct mts_block_t *block, DLDataType *dtype)
     return mtsgo_block_dtype((struct mts_block_t *)block_record, dtype);
 }
 
+struct mts_tensormap_t *mtsgo_c_tensormap(const struct mts_labels_t *keys, struct mts_block_t **blocks, uintptr_t blocks_count);
+
 struct mts_tensormap_t *mts_tensormap(const struct mts_labels_t *keys, struct mts_block_t **blocks, uintptr_t blocks_count) {
     if (keys == NULL) {
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for keys");
@@ -466,10 +468,12 @@ struct mts_tensormap_t *mts_tensormap(const struct mts_labels_t *keys, struct mt
     if (!mtsgo_records_of((const void *const *)blocks, blocks_count, MTSGO_BLOCK_MAGIC, "blocks", &blocks_record)) {
         return NULL;
     }
-    struct mts_tensormap_t *result = mtsgo_tensormap((struct mts_labels_t *)keys_record, (struct mts_block_t **)blocks_record, blocks_count);
+    struct mts_tensormap_t *result = mtsgo_c_tensormap(keys_record, (struct mts_block_t **)blocks_record, blocks_count);
     mtsgo_records_done((void **)blocks, blocks_record, blocks_stack, blocks_count);
     return mtsgo_handle_of_result(result);
 }
+
+mts_status_t mtsgo_c_tensormap_free(struct mts_tensormap_t *tensor);
 
 mts_status_t mts_tensormap_free(struct mts_tensormap_t *tensor) {
     if (tensor == NULL) {
@@ -479,7 +483,7 @@ mts_status_t mts_tensormap_free(struct mts_tensormap_t *tensor) {
     if (tensor_record == NULL) {
         return MTS_INVALID_PARAMETER_ERROR;
     }
-    return mtsgo_tensormap_free(tensor_record);
+    return mtsgo_c_tensormap_free(tensor_record);
 }
 
 struct mts_tensormap_t *mts_tensormap_copy(const struct mts_tensormap_t *tensor) {

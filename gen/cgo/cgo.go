@@ -242,7 +242,8 @@ func cWrappers(api *spec.API, m *Mapping) []byte {
 	b.WriteString("\n#include \"mtsgo.h\"\n#include \"_cgo_export.h\"\n")
 	prefix := invalidParameterPrefix(api)
 	for _, fn := range api.Functions {
-		inC := m.Entry(fn.Name).ImplementedIn == "c"
+		entry := m.Entry(fn.Name)
+		inC := entry.ImplementedIn == "c" || entry.FastPath
 		if inC {
 			// The hand-written body has the function's own prototype.
 			fmt.Fprintf(&b, "\n%s;\n", cname.CFunction(cname.CBody(fn.Name), &fn.Returns, fn.Params))

@@ -12,6 +12,10 @@ type Entry struct {
 	// (the same, the impl* written by Bodies from the core call) or c (a
 	// hand-written C body, mtsgo_c_*).
 	ImplementedIn string `yaml:"implemented_in"`
+	// FastPath (for go and generated) puts a hand-written C body, mtsgo_c_*, between the
+	// wrapper and the Go export: it takes the cases it can do in C and calls the export for
+	// every other.
+	FastPath bool `yaml:"fast_path"`
 	// Call is the core expression of a generated body where it differs from the Go binding's
 	// (which writes saves into a growable buffer as a core.SaveSink).
 	Call string `yaml:"call"`
@@ -31,6 +35,9 @@ func check(f *spec.Function, e *Entry) []string {
 	var problems []string
 	if e.ImplementedIn != "go" && e.ImplementedIn != "c" && e.ImplementedIn != "generated" {
 		problems = append(problems, fmt.Sprintf("implemented_in %q is not one of go, generated, c", e.ImplementedIn))
+	}
+	if e.FastPath && e.ImplementedIn == "c" {
+		problems = append(problems, "a fast path goes before a Go body: implemented_in c has none")
 	}
 	if e.Call != "" && e.ImplementedIn != "generated" {
 		problems = append(problems, "only generated bodies have a call")

@@ -37,8 +37,15 @@ func NewTensorMap(keys *ArrayLabels, blocks []*Block) (tensor *TensorMap, err er
 			return nil, err
 		}
 	}
+	return NewCheckedTensorMap(keys, blocks), nil
+}
+
+// NewCheckedTensorMap builds a tensor map whose caller made every check of NewTensorMap
+// (bindings that check in another language), taking over the blocks and a new reference to
+// keys.
+func NewCheckedTensorMap(keys *ArrayLabels, blocks []*Block) *TensorMap {
 	keys.Retain()
-	return &TensorMap{keys: keys, blocks: blocks}, nil
+	return &TensorMap{keys: keys, blocks: blocks}
 }
 
 // checkBlocksData requires every block to share block 0's origin, device and dtype, and the
@@ -51,7 +58,19 @@ func checkBlocksData(keys *ArrayLabels, blocks []*Block) error {
 	if err != nil {
 		return err
 	}
-	err = descriptionMismatch{
+	var keysDevice Device
+	var keysErr error
+	if other == first {
+		keysDevice, keysErr = keys.Device()
+	}
+	return BlocksDataError(first, other, keysDevice, keysErr)
+}
+
+// BlocksDataError is the error of checkBlocksData given what it asked: the description of the
+// blocks' first array and of the first one differing from it (or first again), then, when
+// they agree, the keys' device or the error asking it gave.
+func BlocksDataError(first, other ArrayDescription, keysDevice Device, keysErr error) error {
+	err := descriptionMismatch{
 		origin: "invalid tensor map: got blocks with different origins, at least ('%s') and ('%s') were detected",
 		device: "invalid tensor map: got blocks on different devices, at least '%s' and '%s' were detected",
 		dtype:  "invalid tensor map: got blocks with different dtypes, at least '%s' and '%s' were detected",
@@ -59,9 +78,8 @@ func checkBlocksData(keys *ArrayLabels, blocks []*Block) error {
 	if err != nil {
 		return err
 	}
-	keysDevice, err := keys.Device()
-	if err != nil {
-		return err
+	if keysErr != nil {
+		return keysErr
 	}
 	if keysDevice != first.Device {
 		return Errorf(InvalidParameterError,

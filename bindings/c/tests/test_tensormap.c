@@ -17,6 +17,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -521,6 +522,141 @@ static void test_create_errors(void) {
     mts_labels_free(keys);
     CHECK_INT_EQ(ta_calls(keys_array, TA_DESTROY), 1);
     FREE_LABELS(keys1, keys3, cuda_keys, x, p, c, d, sg);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* the calls of origin, device and dtype on `array` */
+static void member_calls(struct test_array *array, int calls[3]) {
+    calls[0] = ta_calls(array, TA_ORIGIN);
+    calls[1] = ta_calls(array, TA_DEVICE);
+    calls[2] = ta_calls(array, TA_DTYPE);
+}
+
+/* Blocks that nothing read since mts_block: mts_tensormap asks each array its
+ * origin, device and dtype once, in block order, then the keys their device
+ * once, and nothing more when the tensor map is used; a failing callback
+ * fails the call with its own error and the blocks go. */
+static void test_create_asks_once(void) {
+    long live = ta_live();
+    const mts_labels_t *keys = range(NAMES_K, 2);
+    struct test_array *keys_array = labels_array(keys);
+    static const enum ta_member members[] = {TA_NONE, TA_ORIGIN, TA_DEVICE, TA_DTYPE};
+    static const char *const messages[] = {
+        NULL,
+        "calling mts_array_t.origin failed: test array: origin failed on purpose",
+        "calling mts_array_t.device failed: test array: device failed on purpose",
+        "calling mts_array_t.dtype failed: test array: dtype failed on purpose",
+    };
+    for (size_t m = 0; m < ARRAY_SIZE(members); m++) {
+        struct test_array *values[2];
+        mts_block_t *blocks[2] = {simple_block(0, &values[0]), simple_block(1, &values[1])};
+        int before[2][3], after[2][3];
+        member_calls(values[0], before[0]);
+        member_calls(values[1], before[1]);
+        int keys_devices = ta_calls(keys_array, TA_DEVICE);
+        ta_set_fail(values[1], members[m], MTS_CALLBACK_ERROR, NULL);
+        set_stale_error();
+        mts_tensormap_t *tensor = mts_tensormap(keys, blocks, 2);
+        member_calls(values[0], after[0]);
+        member_calls(values[1], after[1]);
+        for (int k = 0; k < 3; k++) {
+            CHECK_INT_EQ(after[0][k], before[0][k] + 1);
+            /* block 1 is asked up to the failing member */
+            int asked = members[m] == TA_NONE || (int)members[m] >= TA_ORIGIN + k;
+            CHECK_INT_EQ(after[1][k], before[1][k] + asked);
+        }
+        CHECK_INT_EQ(ta_calls(keys_array, TA_DEVICE), keys_devices + (members[m] == TA_NONE));
+        CHECK(blocks[0] == NULL && blocks[1] == NULL);
+        if (members[m] == TA_NONE) {
+            CHECK(tensor != NULL);
+            CHECK(block_at(tensor, 1) != NULL && block_array(block_at(tensor, 1)) == values[1]);
+            const mts_labels_t *got = mts_tensormap_keys(tensor);
+            CHECK(got == keys);
+            mts_labels_free(got);
+            member_calls(values[0], before[0]);
+            member_calls(values[1], before[1]);
+            CHECK(memcmp(before, after, sizeof(before)) == 0);
+            CHECK_INT_EQ(ta_calls(keys_array, TA_DEVICE), keys_devices + 1);
+            CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
+        } else {
+            CHECK(tensor == NULL);
+            CHECK_STR_EQ(last_message(), messages[m]);
+            CHECK_STR_EQ(last_error().origin, TA_ERROR_ORIGIN);
+        }
+        CHECK_INT_EQ(ta_calls(values[0], TA_DESTROY), 1);
+        CHECK_INT_EQ(ta_calls(values[1], TA_DESTROY), 1);
+    }
+
+    /* the keys' device failing */
+    struct test_array *values[2];
+    mts_block_t *blocks[2] = {simple_block(0, &values[0]), simple_block(1, &values[1])};
+    ta_set_fail(keys_array, TA_DEVICE, MTS_CALLBACK_ERROR, NULL);
+    set_stale_error();
+    CHECK(mts_tensormap(keys, blocks, 2) == NULL);
+    CHECK_STR_EQ(last_message(), "calling mts_array_t.device failed: test array: device failed on purpose");
+    CHECK_STR_EQ(last_error().origin, TA_ERROR_ORIGIN);
+    ta_set_fail(keys_array, TA_NONE, MTS_SUCCESS, NULL);
+    CHECK(blocks[0] == NULL && blocks[1] == NULL);
+    CHECK_INT_EQ(ta_calls(values[0], TA_DESTROY), 1);
+    CHECK_INT_EQ(ta_calls(values[1], TA_DESTROY), 1);
+
+    /* a tensor map freed without any other use releases everything */
+    blocks[0] = simple_block(0, &values[0]);
+    blocks[1] = simple_block(1, &values[1]);
+    mts_tensormap_t *tensor = mts_tensormap(keys, blocks, 2);
+    CHECK(tensor != NULL);
+    mts_labels_free(keys);
+    CHECK_INT_EQ(ta_calls(keys_array, TA_DESTROY), 0);
+    CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
+    CHECK_INT_EQ(ta_calls(values[0], TA_DESTROY), 1);
+    CHECK_INT_EQ(ta_calls(values[1], TA_DESTROY), 1);
+    CHECK_INT_EQ(ta_calls(keys_array, TA_DESTROY), 1);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* Threads reading one new tensor map at once all see the same block. */
+#define READERS 4
+static pthread_barrier_t readers_barrier;
+
+struct reader {
+    mts_tensormap_t *tensor;
+    mts_block_t *block;
+    const mts_labels_t *keys;
+};
+
+static void *read_tensor(void *argument) {
+    struct reader *reader = argument;
+    pthread_barrier_wait(&readers_barrier);
+    reader->keys = mts_tensormap_keys(reader->tensor);
+    reader->block = block_at(reader->tensor, 1);
+    return NULL;
+}
+
+static void test_concurrent_first_reads(void) {
+    long live = ta_live();
+    const mts_labels_t *keys = range(NAMES_K, 2);
+    for (int round = 0; round < 20; round++) {
+        struct test_array *second;
+        mts_block_t *blocks[2] = {simple_block(0, NULL), simple_block(1, &second)};
+        mts_tensormap_t *tensor = mts_tensormap(keys, blocks, 2);
+        CHECK(tensor != NULL);
+        CHECK_INT_EQ(pthread_barrier_init(&readers_barrier, NULL, READERS), 0);
+        pthread_t threads[READERS];
+        struct reader readers[READERS];
+        for (int i = 0; i < READERS; i++) {
+            readers[i] = (struct reader){tensor, NULL, NULL};
+            CHECK_INT_EQ(pthread_create(&threads[i], NULL, read_tensor, &readers[i]), 0);
+        }
+        for (int i = 0; i < READERS; i++) {
+            CHECK_INT_EQ(pthread_join(threads[i], NULL), 0);
+            CHECK(readers[i].keys == keys);
+            CHECK(readers[i].block == readers[0].block && block_array(readers[i].block) == second);
+            mts_labels_free(readers[i].keys);
+        }
+        pthread_barrier_destroy(&readers_barrier);
+        CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
+    }
+    mts_labels_free(keys);
     CHECK_INT_EQ(ta_live(), live);
 }
 
@@ -1066,6 +1202,8 @@ int main(void) {
     test_create_from_new_blocks();
     test_empty();
     test_create_errors();
+    test_create_asks_once();
+    test_concurrent_first_reads();
     test_info();
     test_device_and_dtype();
     test_copy();

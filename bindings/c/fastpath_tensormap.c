@@ -1,0 +1,126 @@
+/* The fast path of mts_tensormap and mts_tensormap_free (fastpath.h): a tensor map of blocks
+ * made in C (fastpath_block.c) is checked and made in C, asking the blocks' arrays and the
+ * keys what Go would ask, in the same order, and Go makes its tensor map the first time a Go
+ * function is given the record (tensorMapOf, fastpath_tensormap.go). A tensor map that Go never
+ * saw is freed in C. Every other case goes to the Go body, before anything is asked; the errors
+ * found after asking are worded by Go (mtsgo_tensormap_refused) from what C asked. */
+#include <stdlib.h>
+
+#include "_cgo_export.h"
+#include "fastpath.h"
+
+/* Numbers the calls of this path, in the upper half of the numbers a block's `claimed` holds
+ * (Go numbers its own calls from 1): a block given twice to one call is found by the number. */
+#define C_CALL_BIT ((uint64_t)1 << 63)
+static uint64_t calls;
+
+/* Tells whether the keys' device is known without a call into Go (see plain_labels). */
+static int plain_keys(const struct mts_labels_t *keys, uintptr_t count) {
+    return mtsgo_plain_labels(keys) && keys->count == count;
+}
+
+/* Tells whether every block was made in C, is free to take, and shares block 0's dimension
+ * names, marking them claimed by this call; nothing is asked. */
+static int plain_blocks(struct mts_block_t *const *blocks, uintptr_t count) {
+    uint64_t call = C_CALL_BIT | __atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED);
+    const struct mts_block_t *first = blocks[0];
+    for (uintptr_t i = 0; i < count; i++) {
+        struct mts_block_t *block = blocks[i];
+        if (block == NULL || block->held || block->claimed == call ||
+            __atomic_load_n(&block->record.handle, __ATOMIC_ACQUIRE) != 0 ||
+            block->components_count != first->components_count ||
+            !mtsgo_same_names(block->samples, first->samples) ||
+            !mtsgo_same_names(block->properties, first->properties)) {
+            return 0;
+        }
+        for (uintptr_t c = 0; c < block->components_count; c++) {
+            if (!mtsgo_same_names(block->components[c], first->components[c])) {
+                return 0;
+            }
+        }
+        block->claimed = call;
+    }
+    return 1;
+}
+
+/* The values array of block i of a list of blocks (for mtsgo_compare). */
+static const struct mts_array_t *block_values(const void *blocks, uintptr_t i) {
+    return &((struct mts_block_t *const *)blocks)[i]->values;
+}
+
+/* Asks the blocks' arrays and then the keys what NewTensorMap asks; returns whether all
+ * agree, the answers in asked. */
+static int same_data(const struct mts_labels_t *keys, struct mts_block_t *const *blocks, uintptr_t count,
+                     struct mtsgo_tensormap_asked *asked) {
+    if (mtsgo_compare(blocks, count, block_values, &asked->comparison) >= 0) {
+        return 0;
+    }
+    if (keys->cpu_values) {
+        asked->keys_device.device_type = kDLCPU;
+        asked->keys_device.device_id = 0;
+    } else if (mtsgo_array_device(&keys->array, &asked->keys_device) != MTS_SUCCESS) {
+        asked->keys_failed = 1;
+        return 0;
+    }
+    return asked->keys_device.device_type == asked->comparison.first.device.device_type &&
+           asked->keys_device.device_id == asked->comparison.first.device.device_id;
+}
+
+/* Releases the blocks of a tensor map made in C, in order; the first failure's status. */
+static mts_status_t release_blocks(struct mts_block_t *const *blocks, uintptr_t count) {
+    mts_status_t status = MTS_SUCCESS;
+    for (uintptr_t i = 0; i < count; i++) {
+        mts_status_t released = mtsgo_c_block_release(blocks[i]);
+        status = status != MTS_SUCCESS ? status : released;
+    }
+    return status;
+}
+
+struct mts_tensormap_t *mtsgo_c_tensormap(const struct mts_labels_t *keys, struct mts_block_t **blocks,
+                                          uintptr_t count) {
+    struct mts_labels_t *go_keys = (struct mts_labels_t *)keys;
+    if (!(mtsgo_fastpaths & MTSGO_FASTPATH_TENSORMAP) || count == 0 || !plain_keys(keys, count) ||
+        !plain_blocks(blocks, count)) {
+        return mtsgo_tensormap(go_keys, (struct mts_block_t **)blocks, count);
+    }
+    struct mtsgo_tensormap_asked asked = {0};
+    if (!same_data(keys, blocks, count, &asked)) {
+        /* Go words the error; the blocks go, as in the Go body. */
+        mtsgo_blocks_given(blocks, count);
+        mtsgo_tensormap_refused(&asked);
+        release_blocks(blocks, count);
+        for (uintptr_t i = 0; i < count; i++) {
+            blocks[i] = NULL;
+        }
+        return NULL;
+    }
+    struct mts_tensormap_t *tensor = calloc(1, sizeof(struct mts_tensormap_t) + count * sizeof(struct mts_block_t *));
+    if (tensor == NULL) {
+        /* Everything agreed: Go words the lack of memory; the blocks stay with the caller. */
+        mtsgo_tensormap_refused(&asked);
+        return NULL;
+    }
+    mtsgo_blocks_given(blocks, count);
+    tensor->record.magic = MTSGO_TENSORMAP_MAGIC;
+    mtsgo_labels_hold(go_keys);
+    tensor->keys = go_keys;
+    tensor->blocks = (struct mts_block_t **)(tensor + 1);
+    tensor->blocks_count = count;
+    for (uintptr_t i = 0; i < count; i++) {
+        tensor->blocks[i] = blocks[i];
+        blocks[i] = NULL;
+    }
+    return tensor;
+}
+
+mts_status_t mtsgo_c_tensormap_free(struct mts_tensormap_t *tensor) {
+    if (__atomic_load_n(&tensor->record.handle, __ATOMIC_ACQUIRE) != 0) {
+        return mtsgo_tensormap_free(tensor);
+    }
+    /* Go never saw it: release what it holds in the order Go's TensorMap.Free does. */
+    tensor->record.magic = MTSGO_FREED_MAGIC;
+    mts_status_t status = release_blocks(tensor->blocks, tensor->blocks_count);
+    mts_status_t released = mtsgo_labels_unhold(tensor->keys);
+    mtsgo_tensormap_record_free(tensor);
+    return status != MTS_SUCCESS ? status : released;
+}

@@ -1,0 +1,79 @@
+package main
+
+// #include "fastpath.h"
+import "C"
+
+import (
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/metatensor-go/metatensor/internal/core"
+)
+
+// The Go side of the tensor map fast path (fastpath_tensormap.c): the tensor maps of records
+// made in C, and the errors C found.
+
+// materializingTensorMaps serialises the making of tensor maps for records made in C: two
+// threads may read one tensor map at once.
+var materializingTensorMaps sync.Mutex
+
+// materializeTensorMap makes the core tensor map of a record made in C, once: its blocks
+// (materializeBlocks), then the map, from the checks C made without asking anything again.
+// The map takes over the record's reference to the keys.
+func materializeTensorMap(record *C.struct_mts_tensormap_t) (objectHandle, error) {
+	materializingTensorMaps.Lock()
+	defer materializingTensorMaps.Unlock()
+	if handle := objectHandle(atomic.LoadUintptr(tensorMapHandle(record))); handle != 0 {
+		return handle, nil
+	}
+	slots := unsafe.Slice(record.blocks, record.blocks_count)
+	if err := materializeBlocks(slots); err != nil {
+		return 0, err
+	}
+	blocks := make([]*core.Block, len(slots))
+	for i, slot := range slots {
+		var err error
+		if blocks[i], err = blockOf(slot); err != nil {
+			return 0, err
+		}
+	}
+	keys, err := labelsOf(record.keys)
+	if err != nil {
+		return 0, err
+	}
+	tensor := core.NewCheckedTensorMap(keys.labels, blocks)
+	dropCReferences(record.keys, keys, 1)
+	record.keys = nil
+	tensor.View().Attach(unsafe.Pointer(record))
+	handle := newHandle(&tensorMapObject{tensor: tensor})
+	atomic.StoreUintptr(tensorMapHandle(record), uintptr(handle))
+	return handle, nil
+}
+
+// tensorMapHandle is the address of the handle of a tensor map record, which C and Go both
+// read: Go sets it once, atomically, for tensor maps made in C.
+func tensorMapHandle(record *C.struct_mts_tensormap_t) *uintptr {
+	return (*uintptr)(unsafe.Pointer(&record.record.handle))
+}
+
+// mtsgo_tensormap_refused records the error of a tensor map the fast path refused after asking
+// the arrays and the keys, worded as core.NewTensorMap words it; when they all agreed, C lacked
+// the memory for the record.
+//
+//export mtsgo_tensormap_refused
+func mtsgo_tensormap_refused(asked *C.struct_mtsgo_tensormap_asked) (status C.mts_status_t) {
+	defer recoverStatus("mts_tensormap", &status)
+	first, other, err := comparisonOf(&asked.comparison)
+	if err == nil {
+		var keysErr error
+		if asked.keys_failed != 0 {
+			keysErr = failed("device")
+		}
+		err = core.BlocksDataError(first, other, deviceFromC(asked.keys_device), keysErr)
+	}
+	if err == nil {
+		err = errRecordMemory
+	}
+	return recordError(err)
+}
