@@ -39,16 +39,18 @@ BENCH_REDUCE ?= yes
 BENCH_REDUCE_ROUNDS ?= 5
 # The cases that show each fast path of our library (ID:FASTPATH): run.sh also runs them with
 # that fast path off and prints their gains. A block made in C is made in Go when Go first
-# needs it: the block fast path shows in mts_block, in mts_tensormap (+ a read) and in both
-# together, over labels of the caller's and over labels the library owns (loaded). A tensor map
-# of blocks made in C is made in C too, and in Go on its first read: the tensormap fast path
-# shows in building and freeing, and in the pipeline with a read. The compare and release fast
-# paths serve tensor maps made in Go (blocks with gradients) and read ones.
+# needs it, so the block fast path shows in mts_block and in pipelines where Go makes the
+# blocks (a map's dtype), over labels of the caller's and over labels the library owns
+# (loaded). A tensor map of blocks made in C is made in C too, read in C (blocks, keys) and
+# made in Go for any other use: the tensormap fast path shows in building and freeing, and in
+# the pipelines with a read of each kind. The compare and release fast paths serve tensor maps
+# made in Go: blocks with gradients.
 BENCH_FASTPATH_CASES ?= create_5x3:labels create_unique_5x3:unique tensor_block_create:block \
-	tensor_build_10:block tensor_build_10000:block tensor_blocks_build_10000:block \
+	tensor_blocks_build_10000:block map_dtype_10:block map_dtype_10000:block \
 	map_pipeline_10_loaded:block map_pipeline_10000_loaded:block \
-	map_build_10:tensormap map_build_10000:tensormap map_read_10:tensormap \
-	map_build_10_gradients:compare map_build_10000_gradients:compare tensor_free_10000:release
+	map_build_10:tensormap map_build_10000:tensormap map_read_10:tensormap map_dtype_10:tensormap \
+	map_build_10_gradients:compare map_build_10000_gradients:compare \
+	map_build_10_gradients:release map_build_10000_gradients:release
 
 BENCH_OURS := $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%-ours)
 BENCH_REFERENCE := $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%-reference)

@@ -13,10 +13,12 @@
  *   blocks_N     the N mts_block calls alone
  *   build_N      mts_tensormap + mts_tensormap_free, the blocks made before the timer
  *   pipeline_N   all three: N x mts_block, mts_tensormap, mts_tensormap_free
- *   read_N       the pipeline with one read of the map before its free
- *                (mts_tensormap_block_by_id of the last block), for N = 1, 10 and 10,000 in the
- *                base setting: a library that finishes making a map on its first read pays
- *                that here
+ *   read_N       the pipeline with one read of the map before its free: a block
+ *                (mts_tensormap_block_by_id of the last one), for N = 1, 10 and 10,000 in the
+ *                base setting
+ *   dtype_N      the same with mts_tensormap_dtype as the read: our library makes the tensor
+ *                map in Go for it, which read_N does not need; both show what a user pays
+ *                when a map built in C is used
  * Other settings, for N = 10 and 10,000 (the id ends with the setting's name):
  *   _loaded      the samples and properties labels are loaded from buffers
  *                (mts_labels_load_buffer): labels whose values the library owns
@@ -211,22 +213,25 @@ static int blocks_make(const struct cycle_setting *s, mts_block_t **blocks, uint
     return 0;
 }
 
-/* What a case times of the cycle blocks -> map (-> read) -> free. */
-enum timed { TIME_BLOCKS, TIME_MAP, TIME_ALL, TIME_ALL_READ };
+/* What a case times of the cycle blocks -> map (-> read) -> free, and the read. */
+enum timed { TIME_BLOCKS, TIME_MAP, TIME_ALL, TIME_ALL_READ, TIME_ALL_DTYPE };
 
-/* Builds a map of `count` blocks, reads its last block when `read`, and frees it; the blocks
- * are taken by the map. */
-static int map_cycle(const mts_labels_t *keys, mts_block_t **blocks, uintptr_t count, bool read) {
+/* Builds a map of `count` blocks, reads it as `timed` says, and frees it; the blocks are taken
+ * by the map. */
+static int map_cycle(const mts_labels_t *keys, mts_block_t **blocks, uintptr_t count, enum timed timed) {
     mts_tensormap_t *map = mts_tensormap(keys, blocks, count);
     if (map == NULL) {
         bench_pointer(NULL, "mts_tensormap");
         blocks_free(blocks, count);
         return -1;
     }
-    mts_block_t *block = NULL;
     int result = 0;
-    if (read) {
+    if (timed == TIME_ALL_READ) {
+        mts_block_t *block = NULL;
         result = bench_status(mts_tensormap_block_by_id(map, &block, count - 1), "mts_tensormap_block_by_id");
+    } else if (timed == TIME_ALL_DTYPE) {
+        DLDataType dtype;
+        result = bench_status(mts_tensormap_dtype(map, &dtype), "mts_tensormap_dtype");
     }
     int freed = bench_status(mts_tensormap_free(map), "mts_tensormap_free");
     return result != 0 ? result : freed;
@@ -269,7 +274,7 @@ static int run_cycle(void *context, uint64_t n, double *elapsed_ns) {
         }
         double made = bench_now_ns();
         for (uint64_t m = 0; m < maps && result == 0; m++) {
-            result = map_cycle(keys, blocks + m * c->blocks, c->blocks, c->timed == TIME_ALL_READ);
+            result = map_cycle(keys, blocks + m * c->blocks, c->blocks, c->timed);
         }
         double freed = bench_now_ns();
         *elapsed_ns += c->timed == TIME_BLOCKS ? made - start : c->timed == TIME_MAP ? freed - made : freed - start;
@@ -293,18 +298,21 @@ static int run_cycle(void *context, uint64_t n, double *elapsed_ns) {
     {"map_pipeline" ID_SUFFIX, #N " x mts_block + mts_tensormap + free" TEXT, "map", run_cycle,            \
      &(struct cycle_case){N, TIME_ALL, SETTING}}
 
-/* The pipeline of N blocks in the base setting with one read of the map before it is freed. */
-#define READ_CASE(N)                                                                                       \
+/* The pipeline of N blocks in the base setting with one read of the map before it is freed:
+ * a block, or the dtype. */
+#define READ_CASES(N)                                                                                      \
     {"map_read_" #N, #N " x mts_block + mts_tensormap + block_by_id + free", "map", run_cycle,            \
-     &(struct cycle_case){N, TIME_ALL_READ, SHARED}}
+     &(struct cycle_case){N, TIME_ALL_READ, SHARED}},                                                       \
+    {"map_dtype_" #N, #N " x mts_block + mts_tensormap + dtype + free", "map", run_cycle,                 \
+     &(struct cycle_case){N, TIME_ALL_DTYPE, SHARED}}
 
 static const bench_case CASES[] = {
     CYCLE_CASES(10, SHARED, "_10", ""),
     CYCLE_CASES(10000, SHARED, "_10000", ""),
-    READ_CASE(10),
-    READ_CASE(10000),
+    READ_CASES(10),
+    READ_CASES(10000),
     CYCLE_CASES(1, SHARED, "_1", ""),
-    READ_CASE(1),
+    READ_CASES(1),
     CYCLE_CASES(100, SHARED, "_100", ""),
     CYCLE_CASES(100000, SHARED, "_100000", ""),
     CYCLE_CASES(10, LOADED, "_10_loaded", ", loaded labels"),
@@ -320,7 +328,7 @@ static const bench_case CASES[] = {
 int main(int argc, char **argv) {
     return bench_main(argc, argv, CASES, CASES_COUNT, (const void *)mts_tensormap,
                       "per map: blocks_N times the mts_block calls only, build_N mts_tensormap + "
-                      "mts_tensormap_free only (blocks made before), pipeline_N all three, read_N all "
-                      "three and a read of the map",
+                      "mts_tensormap_free only (blocks made before), pipeline_N all three, read_N and "
+                      "dtype_N all three and a read of the map",
                       "metatensor-go.bench.map-cycle", setting_free);
 }

@@ -14,8 +14,8 @@
  *                       freed after the timed region
  *   build_10000         mts_tensormap over 10,000 such blocks, keys 10,000 x 2, then the first
  *                       read of the map (mts_tensormap_block_by_id of its last block), timed
- *                       together: a library may finish making a map when it is first read. The
- *                       blocks are made before the timed region, the map freed after it
+ *                       together. The blocks are made before the timed region, the map freed
+ *                       after it
  *   free_10000          mts_tensormap_free of such a map, made and read before the timed region
  *   keys_to_samples     on 50 blocks of 2000 samples x 5 components x 64 properties f64 (keys
  *                       50 x 1, all moved), samples sorted or not

@@ -52,8 +52,22 @@ int mtsgo_plain_labels(const struct mts_labels_t *labels);
 /* Tells whether two labels have the same dimension names. */
 int mtsgo_same_names(const struct mts_labels_t *a, const struct mts_labels_t *b);
 
-/* Releases a block made in C that Go never saw, as Go's Block.Free would, whoever holds it. */
-mts_status_t mtsgo_c_block_release(struct mts_block_t *block);
+/* References to labels dropped together: the blocks of a tensor map usually share their
+ * samples and properties, and a run of blocks sharing labels drops its references in one
+ * atomic operation. Position: 0 for samples, 1 + i for component i, the last for properties. */
+#define MTSGO_LABELS_POSITIONS (MTSGO_FASTPATH_BLOCK_COMPONENTS + 2)
+struct mtsgo_labels_runs {
+    struct mts_labels_t *labels[MTSGO_LABELS_POSITIONS];
+    uint64_t count[MTSGO_LABELS_POSITIONS];
+    mts_status_t status; /* the first failure of a release */
+};
+
+/* Drops what the runs hold; returns the first failure of all the releases. */
+mts_status_t mtsgo_labels_runs_flush(struct mtsgo_labels_runs *runs);
+
+/* Releases a block made in C that Go never saw, as Go's Block.Free would, whoever holds it;
+ * its labels references go to `runs` when not NULL (flushed by the caller), else are dropped. */
+mts_status_t mtsgo_c_block_release(struct mts_block_t *block, struct mtsgo_labels_runs *runs);
 
 /* Releases what labels made in C and never seen by Go hold (mtsgo_labels_unhold). */
 void mtsgo_fastpath_labels_dispose(struct mts_labels_t *labels);

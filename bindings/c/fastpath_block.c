@@ -172,20 +172,40 @@ mts_status_t mtsgo_c_block_free(struct mts_block_t *block) {
         __atomic_load_n(&block->record.handle, __ATOMIC_ACQUIRE) != 0) {
         return mtsgo_block_release(block);
     }
-    return mtsgo_c_block_release(block);
+    return mtsgo_c_block_release(block, NULL);
 }
 
-mts_status_t mtsgo_c_block_release(struct mts_block_t *block) {
+/* Adds one reference to labels at `position` to the runs, ending the run of other labels. */
+static void runs_add(struct mtsgo_labels_runs *runs, uintptr_t position, struct mts_labels_t *labels) {
+    if (runs->labels[position] != labels) {
+        if (runs->count[position] != 0) {
+            mts_status_t status = mtsgo_labels_unhold(runs->labels[position], runs->count[position]);
+            runs->status = runs->status != MTS_SUCCESS ? runs->status : status;
+        }
+        runs->labels[position] = labels;
+        runs->count[position] = 0;
+    }
+    runs->count[position]++;
+}
+
+mts_status_t mtsgo_labels_runs_flush(struct mtsgo_labels_runs *runs) {
+    for (uintptr_t i = 0; i < MTSGO_LABELS_POSITIONS; i++) {
+        runs_add(runs, i, NULL);
+    }
+    return runs->status;
+}
+
+mts_status_t mtsgo_c_block_release(struct mts_block_t *block, struct mtsgo_labels_runs *runs) {
     /* Go never saw it: release what it holds in the order Go's Block.Free does. */
+    struct mtsgo_labels_runs own = {0};
+    struct mtsgo_labels_runs *used = runs != NULL ? runs : &own;
     block->record.magic = MTSGO_FREED_MAGIC;
     mtsgo_array_destroy(&block->values);
-    mts_status_t status = mtsgo_labels_unhold(block->samples);
+    runs_add(used, 0, block->samples);
     for (uintptr_t i = 0; i < block->components_count; i++) {
-        mts_status_t released = mtsgo_labels_unhold(block->components[i]);
-        status = status != MTS_SUCCESS ? status : released;
+        runs_add(used, 1 + i, block->components[i]);
     }
-    mts_status_t released = mtsgo_labels_unhold(block->properties);
-    status = status != MTS_SUCCESS ? status : released;
+    runs_add(used, MTSGO_LABELS_POSITIONS - 1, block->properties);
     mtsgo_block_record_free(block);
-    return status;
+    return runs != NULL ? MTS_SUCCESS : mtsgo_labels_runs_flush(&own);
 }

@@ -2,8 +2,9 @@
  * made in C (fastpath_block.c) is checked and made in C, asking the blocks' arrays and the
  * keys what Go would ask, in the same order, and Go makes its tensor map the first time a Go
  * function is given the record (tensorMapOf, fastpath_tensormap.go). A tensor map that Go never
- * saw is freed in C. Every other case goes to the Go body, before anything is asked; the errors
- * found after asking are worded by Go (mtsgo_tensormap_refused) from what C asked. */
+ * saw is freed in C, and its keys and blocks are read in C. Every other case goes to the Go
+ * body, before anything is asked; the errors found after asking are worded by Go
+ * (mtsgo_tensormap_refused) from what C asked. */
 #include <stdlib.h>
 
 #include "_cgo_export.h"
@@ -66,14 +67,21 @@ static int same_data(const struct mts_labels_t *keys, struct mts_block_t *const 
            asked->keys_device.device_id == asked->comparison.first.device.device_id;
 }
 
-/* Releases the blocks of a tensor map made in C, in order; the first failure's status. */
+/* Releases the blocks of a tensor map made in C, in order (in Go those that Go made, read
+ * through mts_tensormap_block_by_id); the first failure's status. */
 static mts_status_t release_blocks(struct mts_block_t *const *blocks, uintptr_t count) {
+    struct mtsgo_labels_runs runs = {0};
     mts_status_t status = MTS_SUCCESS;
     for (uintptr_t i = 0; i < count; i++) {
-        mts_status_t released = mtsgo_c_block_release(blocks[i]);
-        status = status != MTS_SUCCESS ? status : released;
+        if (__atomic_load_n(&blocks[i]->record.handle, __ATOMIC_ACQUIRE) != 0) {
+            mts_status_t released = mtsgo_block_release(blocks[i]);
+            status = status != MTS_SUCCESS ? status : released;
+        } else {
+            mtsgo_c_block_release(blocks[i], &runs);
+        }
     }
-    return status;
+    mts_status_t released = mtsgo_labels_runs_flush(&runs);
+    return status != MTS_SUCCESS ? status : released;
 }
 
 struct mts_tensormap_t *mtsgo_c_tensormap(const struct mts_labels_t *keys, struct mts_block_t **blocks,
@@ -120,7 +128,26 @@ mts_status_t mtsgo_c_tensormap_free(struct mts_tensormap_t *tensor) {
     /* Go never saw it: release what it holds in the order Go's TensorMap.Free does. */
     tensor->record.magic = MTSGO_FREED_MAGIC;
     mts_status_t status = release_blocks(tensor->blocks, tensor->blocks_count);
-    mts_status_t released = mtsgo_labels_unhold(tensor->keys);
-    mtsgo_tensormap_record_free(tensor);
+    mts_status_t released = mtsgo_tensormap_record_free(tensor);
     return status != MTS_SUCCESS ? status : released;
+}
+
+/* A tensor map made in C keeps its keys and its blocks' records for its whole life, even once
+ * Go made it (nothing changes the blocks of a tensor map): they are read in C. */
+
+mts_status_t mtsgo_c_tensormap_block_by_id(struct mts_tensormap_t *tensor, struct mts_block_t **block,
+                                           uintptr_t index) {
+    if (index >= tensor->blocks_count) {
+        return mtsgo_tensormap_block_by_id(tensor, block, index);
+    }
+    *block = tensor->blocks[index];
+    return MTS_SUCCESS;
+}
+
+const struct mts_labels_t *mtsgo_c_tensormap_keys(const struct mts_tensormap_t *tensor) {
+    if (tensor->keys == NULL) {
+        return mtsgo_tensormap_keys((struct mts_tensormap_t *)tensor);
+    }
+    mtsgo_labels_acquire(tensor->keys);
+    return tensor->keys;
 }

@@ -20,7 +20,7 @@ var materializingTensorMaps sync.Mutex
 
 // materializeTensorMap makes the core tensor map of a record made in C, once: its blocks
 // (materializeBlocks), then the map, from the checks C made without asking anything again.
-// The map takes over the record's reference to the keys.
+// The record keeps its keys and blocks (read in C) until it is freed.
 func materializeTensorMap(record *C.struct_mts_tensormap_t) (objectHandle, error) {
 	materializingTensorMaps.Lock()
 	defer materializingTensorMaps.Unlock()
@@ -43,8 +43,6 @@ func materializeTensorMap(record *C.struct_mts_tensormap_t) (objectHandle, error
 		return 0, err
 	}
 	tensor := core.NewCheckedTensorMap(keys.labels, blocks)
-	dropCReferences(record.keys, keys, 1)
-	record.keys = nil
 	tensor.View().Attach(unsafe.Pointer(record))
 	handle := newHandle(&tensorMapObject{tensor: tensor})
 	atomic.StoreUintptr(tensorMapHandle(record), uintptr(handle))

@@ -39,8 +39,8 @@ static mts_status_t release_labels(struct mts_labels_t *labels) {
     return MTS_SUCCESS;
 }
 
-mts_status_t mtsgo_labels_unhold(struct mts_labels_t *labels) {
-    if (MTSGO_REFERENCES(__atomic_sub_fetch(&labels->references, 1, __ATOMIC_ACQ_REL)) != 0) {
+mts_status_t mtsgo_labels_unhold(struct mts_labels_t *labels, uint64_t count) {
+    if (MTSGO_REFERENCES(__atomic_sub_fetch(&labels->references, count, __ATOMIC_ACQ_REL)) != 0) {
         return MTS_SUCCESS;
     }
     return release_labels(labels);

@@ -146,10 +146,10 @@ void mtsgo_labels_dispose(struct mts_labels_t *labels);
  * when the record must take a core reference again (see labels_records.go). */
 uintptr_t mtsgo_labels_acquire(struct mts_labels_t *labels);
 
-/* Adds and drops a C reference that is not a caller's (a block made in C holds its labels);
- * the last C reference releases the labels as mts_labels_free does. */
+/* Adds one C reference that is not a caller's (a block made in C holds its labels), and drops
+ * `count` of them; the last C reference releases the labels as mts_labels_free does. */
 void mtsgo_labels_hold(struct mts_labels_t *labels);
-mts_status_t mtsgo_labels_unhold(struct mts_labels_t *labels);
+mts_status_t mtsgo_labels_unhold(struct mts_labels_t *labels, uint64_t count);
 
 /* Blocks and tensor maps are owned by one holder and changed only under the caller's own
  * synchronisation. Their records keep the string lists the ABI hands out. */
@@ -174,8 +174,8 @@ struct mts_tensormap_t {
     struct mtsgo_record record; /* the handle is 0 (read atomically) until Go makes the tensor map */
     const char *const *info_keys; /* info keys in insertion order: one malloc'd block, or NULL */
     uintptr_t info_keys_count;
-    /* Tensor maps made in C (fastpath_tensormap.c): the keys, holding one C reference until Go
-     * takes it over, and the blocks, in the record's allocation. */
+    /* Tensor maps made in C (fastpath_tensormap.c), for the record's life: the keys, holding
+     * one C reference, and the blocks, in the record's allocation. */
     struct mts_labels_t *keys;
     struct mts_block_t **blocks;
     uintptr_t blocks_count;
@@ -188,8 +188,9 @@ void mtsgo_array_release(struct mts_array_t *array);
 /* Frees a block record and its list of gradient parameters, ending its handle. */
 void mtsgo_block_record_free(struct mts_block_t *record);
 
-/* Frees a tensor map record and its list of info keys, ending its handle. */
-void mtsgo_tensormap_record_free(struct mts_tensormap_t *record);
+/* Frees a tensor map record and its list of info keys, ending its handle, then drops its
+ * reference to the keys of a tensor map made in C (the status of that). */
+mts_status_t mtsgo_tensormap_record_free(struct mts_tensormap_t *record);
 
 /* One malloc'd block holding a table of `count` pointers followed by the NUL-terminated
  * strings: a copy of `strings`; NULL when count is 0 or out of memory. Release it with free. */

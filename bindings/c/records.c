@@ -15,10 +15,12 @@ void mtsgo_block_record_free(struct mts_block_t *record) {
     free(record);
 }
 
-void mtsgo_tensormap_record_free(struct mts_tensormap_t *record) {
+mts_status_t mtsgo_tensormap_record_free(struct mts_tensormap_t *record) {
     mtsgo_handle_end(&record->record);
     free((void *)record->info_keys);
+    struct mts_labels_t *keys = record->keys;
     free(record);
+    return keys != NULL ? mtsgo_labels_unhold(keys, 1) : MTS_SUCCESS;
 }
 
 void mtsgo_blocks_given(struct mts_block_t *const *blocks, uintptr_t count) {

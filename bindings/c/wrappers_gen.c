@@ -499,6 +499,8 @@ struct mts_tensormap_t *mts_tensormap_copy(const struct mts_tensormap_t *tensor)
     return mtsgo_handle_of_result(result);
 }
 
+const struct mts_labels_t *mtsgo_c_tensormap_keys(const struct mts_tensormap_t *tensor);
+
 const struct mts_labels_t *mts_tensormap_keys(const struct mts_tensormap_t *tensor) {
     if (tensor == NULL) {
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
@@ -508,9 +510,11 @@ const struct mts_labels_t *mts_tensormap_keys(const struct mts_tensormap_t *tens
     if (tensor_record == NULL) {
         return NULL;
     }
-    const struct mts_labels_t *result = mtsgo_tensormap_keys((struct mts_tensormap_t *)tensor_record);
+    const struct mts_labels_t *result = mtsgo_c_tensormap_keys(tensor_record);
     return mtsgo_handle_of_result(result);
 }
+
+mts_status_t mtsgo_c_tensormap_block_by_id(struct mts_tensormap_t *tensor, struct mts_block_t **block, uintptr_t index);
 
 mts_status_t mts_tensormap_block_by_id(struct mts_tensormap_t *tensor, struct mts_block_t **block, uintptr_t index) {
     if (tensor == NULL) {
@@ -523,7 +527,7 @@ mts_status_t mts_tensormap_block_by_id(struct mts_tensormap_t *tensor, struct mt
     if (tensor_record == NULL) {
         return MTS_INVALID_PARAMETER_ERROR;
     }
-    mts_status_t status = mtsgo_tensormap_block_by_id(tensor_record, block, index);
+    mts_status_t status = mtsgo_c_tensormap_block_by_id(tensor_record, block, index);
     if (status == MTS_SUCCESS) {
         status = mtsgo_give_handle((void **)block);
     }

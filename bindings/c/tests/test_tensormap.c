@@ -600,6 +600,19 @@ static void test_create_asks_once(void) {
     CHECK_INT_EQ(ta_calls(values[0], TA_DESTROY), 1);
     CHECK_INT_EQ(ta_calls(values[1], TA_DESTROY), 1);
 
+    /* a block read from the tensor map and used (Go makes that block alone), then the
+     * tensor map freed: every block goes */
+    blocks[0] = simple_block(0, &values[0]);
+    blocks[1] = simple_block(1, &values[1]);
+    mts_tensormap_t *read = mts_tensormap(keys, blocks, 2);
+    CHECK(read != NULL);
+    const mts_labels_t *samples = mts_block_labels(block_at(read, 0), 0);
+    CHECK(samples != NULL);
+    mts_labels_free(samples);
+    CHECK_STATUS(mts_tensormap_free(read), MTS_SUCCESS);
+    CHECK_INT_EQ(ta_calls(values[0], TA_DESTROY), 1);
+    CHECK_INT_EQ(ta_calls(values[1], TA_DESTROY), 1);
+
     /* a tensor map freed without any other use releases everything */
     blocks[0] = simple_block(0, &values[0]);
     blocks[1] = simple_block(1, &values[1]);
@@ -614,12 +627,15 @@ static void test_create_asks_once(void) {
     CHECK_INT_EQ(ta_live(), live);
 }
 
-/* Threads reading one new tensor map at once all see the same block. */
+/* Threads reading one new tensor map at once (Go makes it for the first dtype) all see the
+ * same dtype, keys and block. */
 #define READERS 4
 static pthread_barrier_t readers_barrier;
 
 struct reader {
     mts_tensormap_t *tensor;
+    mts_status_t status;
+    DLDataType dtype;
     mts_block_t *block;
     const mts_labels_t *keys;
 };
@@ -627,6 +643,7 @@ struct reader {
 static void *read_tensor(void *argument) {
     struct reader *reader = argument;
     pthread_barrier_wait(&readers_barrier);
+    reader->status = mts_tensormap_dtype(reader->tensor, &reader->dtype);
     reader->keys = mts_tensormap_keys(reader->tensor);
     reader->block = block_at(reader->tensor, 1);
     return NULL;
@@ -644,11 +661,13 @@ static void test_concurrent_first_reads(void) {
         pthread_t threads[READERS];
         struct reader readers[READERS];
         for (int i = 0; i < READERS; i++) {
-            readers[i] = (struct reader){tensor, NULL, NULL};
+            readers[i] = (struct reader){tensor, -1, {0, 0, 0}, NULL, NULL};
             CHECK_INT_EQ(pthread_create(&threads[i], NULL, read_tensor, &readers[i]), 0);
         }
         for (int i = 0; i < READERS; i++) {
             CHECK_INT_EQ(pthread_join(threads[i], NULL), 0);
+            CHECK_STATUS(readers[i].status, MTS_SUCCESS);
+            CHECK_INT_EQ(readers[i].dtype.bits, 64);
             CHECK(readers[i].keys == keys);
             CHECK(readers[i].block == readers[0].block && block_array(readers[i].block) == second);
             mts_labels_free(readers[i].keys);
