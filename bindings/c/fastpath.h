@@ -15,10 +15,12 @@
 #define MTSGO_FASTPATH_RELEASE 8u  /* mts_tensormap_free, records freed in one call (fastpath_release.c) */
 #define MTSGO_FASTPATH_COMPARE 16u /* the arrays of a tensor map compared in C (fastpath_compare_arrays.c) */
 #define MTSGO_FASTPATH_TENSORMAP 32u /* mts_tensormap and mts_tensormap_free (fastpath_tensormap.c) */
+#define MTSGO_FASTPATH_GRADIENT 64u  /* mts_block_add_gradient of blocks made in C (fastpath_gradient.c) */
 
 /* The fast paths switched on, read once when the library is loaded from the environment
  * variable MTSGO_FASTPATHS: a comma-separated list of words read in order from "all on":
- * "off" switches every fast path off, a name (labels, unique, block, release, compare, tensormap)
+ * "off" switches every fast path off, a name (labels, unique, block, release, compare, tensormap,
+ * gradient)
  * switches it on, "-name" off. So "off" gives the plain paths only, "-compare" every fast
  * path but compare, "off,block" the block fast path only. */
 extern unsigned mtsgo_fastpaths;
@@ -93,6 +95,22 @@ int64_t mtsgo_compare(const void *list, uintptr_t count, const struct mts_array_
 
 /* mtsgo_compare over the arrays whose addresses are addresses[0..count), for Go. */
 int64_t mtsgo_compare_arrays(const uintptr_t *addresses, uintptr_t count, struct mtsgo_comparison *out);
+
+/* What the fast path of mts_block_add_gradient asked (fastpath_gradient.c), for Go to word its
+ * error. */
+struct mtsgo_gradient_asked {
+    struct mtsgo_comparison comparison; /* the block's values, then the gradient's */
+    int samples_failed;                 /* the device callback of the gradient samples failed */
+    int32_t lowest, highest;            /* the range of the gradient's "sample" values */
+    uintptr_t samples;                  /* the block's sample count */
+};
+
+/* Tells whether the C gradients of two blocks made in C have the same structure as Go's
+ * sameGradientStructure sees it (fastpath_gradient.c). */
+int mtsgo_same_c_gradients(const struct mts_block_t *a, const struct mts_block_t *b);
+
+/* Frees the list of C gradients of a block (not the gradients): mtsgo_block_record_free. */
+void mtsgo_c_gradients_forget(struct mts_block_t *block);
 
 /* What the fast path of mts_tensormap asked (fastpath_tensormap.c), for Go to word its error. */
 struct mtsgo_tensormap_asked {

@@ -196,10 +196,16 @@ mts_status_t mtsgo_labels_runs_flush(struct mtsgo_labels_runs *runs) {
 }
 
 mts_status_t mtsgo_c_block_release(struct mts_block_t *block, struct mtsgo_labels_runs *runs) {
-    /* Go never saw it: release what it holds in the order Go's Block.Free does. */
+    /* Go never saw it: release what it holds in the order Go's Block.Free does (gradients,
+     * values, labels). */
     struct mtsgo_labels_runs own = {0};
     struct mtsgo_labels_runs *used = runs != NULL ? runs : &own;
     block->record.magic = MTSGO_FREED_MAGIC;
+    mts_status_t status = MTS_SUCCESS;
+    for (struct mtsgo_c_gradient *g = block->c_gradients; g != NULL; g = g->next) {
+        mts_status_t released = mtsgo_c_block_release(g->block, NULL);
+        status = status != MTS_SUCCESS ? status : released;
+    }
     mtsgo_array_destroy(&block->values);
     runs_add(used, 0, block->samples);
     for (uintptr_t i = 0; i < block->components_count; i++) {
@@ -207,5 +213,6 @@ mts_status_t mtsgo_c_block_release(struct mts_block_t *block, struct mtsgo_label
     }
     runs_add(used, MTSGO_LABELS_POSITIONS - 1, block->properties);
     mtsgo_block_record_free(block);
-    return runs != NULL ? MTS_SUCCESS : mtsgo_labels_runs_flush(&own);
+    mts_status_t released = runs != NULL ? MTS_SUCCESS : mtsgo_labels_runs_flush(&own);
+    return status != MTS_SUCCESS ? status : released;
 }

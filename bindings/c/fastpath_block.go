@@ -18,7 +18,8 @@ import (
 var materializingBlocks sync.Mutex
 
 // materializeBlocks makes the core blocks of records made in C (fastpath_block.c) that have none
-// yet, together: the blocks, their array adaptors and their components are allocated at once,
+// yet, with their C gradients (fastpath_gradient.c), together: the blocks, their array adaptors
+// and their components are allocated at once,
 // since a tensor map made from blocks made in C makes thousands here. C checked the values'
 // shape and devices against the labels as strictly as the core: the core checks them again
 // from what C asked, without asking the arrays again. Each block takes over its record's
@@ -39,11 +40,19 @@ func materializeBlocks(records []*C.struct_mts_block_t) error {
 			break
 		}
 	}
-	for _, record := range pending {
-		components += int(record.components_count)
-	}
 	if len(pending) == 0 {
 		return nil
+	}
+	// The C gradients of these blocks are made with them, after them (in a copy: records may
+	// be C memory).
+	parents := len(pending)
+	for _, record := range pending[:parents] {
+		for g := record.c_gradients; g != nil; g = g.next {
+			pending = append(pending[:len(pending):len(pending)], g.block)
+		}
+	}
+	for _, record := range pending {
+		components += int(record.components_count)
 	}
 	// One allocation for the blocks and their adaptors, another for their components.
 	made := make([]blockAndValues, len(pending))
@@ -71,6 +80,17 @@ func materializeBlocks(records []*C.struct_mts_block_t) error {
 			panic(core.Errorf(core.InternalError, "a new block already has a record"))
 		}
 		done++
+	}
+	if err == nil {
+		// Each parent takes its gradients, checked in C; the record keeps its C list, unread
+		// from now on.
+		next := parents
+		for i, record := range pending[:parents] {
+			for g := record.c_gradients; g != nil; g = g.next {
+				made[i].block.AddCheckedGradient(C.GoString(g.parameter), &made[next].block)
+				next++
+			}
+		}
 	}
 	newHandles(done, func(i int) any { return &made[i].block }, func(i int, h objectHandle) {
 		atomic.StoreUintptr(blockHandle(pending[i]), uintptr(h))

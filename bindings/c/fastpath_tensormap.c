@@ -21,7 +21,7 @@ static int plain_keys(const struct mts_labels_t *keys, uintptr_t count) {
 }
 
 /* Tells whether every block was made in C, is free to take, and shares block 0's dimension
- * names, marking them claimed by this call; nothing is asked. */
+ * names and gradients' structure, marking them claimed by this call; nothing is asked. */
 static int plain_blocks(struct mts_block_t *const *blocks, uintptr_t count) {
     uint64_t call = C_CALL_BIT | __atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED);
     const struct mts_block_t *first = blocks[0];
@@ -31,7 +31,7 @@ static int plain_blocks(struct mts_block_t *const *blocks, uintptr_t count) {
             __atomic_load_n(&block->record.handle, __ATOMIC_ACQUIRE) != 0 ||
             block->components_count != first->components_count ||
             !mtsgo_same_names(block->samples, first->samples) ||
-            !mtsgo_same_names(block->properties, first->properties)) {
+            !mtsgo_same_names(block->properties, first->properties) || !mtsgo_same_c_gradients(block, first)) {
             return 0;
         }
         for (uintptr_t c = 0; c < block->components_count; c++) {

@@ -166,8 +166,18 @@ struct mts_block_t {
     struct mts_labels_t *properties;
     struct mts_labels_t *components[MTSGO_FASTPATH_BLOCK_COMPONENTS];
     uintptr_t components_count;
+    /* Gradients added in C (fastpath_gradient.c), in order; read until Go makes the block,
+     * freed with the record. */
+    struct mtsgo_c_gradient *c_gradients;
     uint64_t claimed; /* the number of the last mts_tensormap call given the block */
     int held;         /* belongs to a tensor map or a block: freed with it, never alone */
+};
+
+/* A gradient of a block made in C, in one allocation with its parameter. */
+struct mtsgo_c_gradient {
+    struct mtsgo_c_gradient *next;
+    struct mts_block_t *block; /* made in C, held by its parent */
+    const char *parameter;     /* NUL-terminated, after the struct */
 };
 
 struct mts_tensormap_t {
@@ -185,7 +195,8 @@ struct mts_tensormap_t {
  * allocated with malloc. */
 void mtsgo_array_release(struct mts_array_t *array);
 
-/* Frees a block record and its list of gradient parameters, ending its handle. */
+/* Frees a block record, its list of gradient parameters and its list of C gradients (not the
+ * gradients), ending its handle. */
 void mtsgo_block_record_free(struct mts_block_t *record);
 
 /* Frees a tensor map record and its list of info keys, ending its handle, then drops its

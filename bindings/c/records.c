@@ -2,7 +2,7 @@
  * and the blocks given to a tensor map or a block. */
 #include <stdlib.h>
 
-#include "mtsgo.h"
+#include "fastpath.h"
 
 void mtsgo_array_release(struct mts_array_t *array) {
     mtsgo_array_destroy(array);
@@ -12,6 +12,7 @@ void mtsgo_array_release(struct mts_array_t *array) {
 void mtsgo_block_record_free(struct mts_block_t *record) {
     mtsgo_handle_end(&record->record);
     free((void *)record->gradients);
+    mtsgo_c_gradients_forget(record);
     free(record);
 }
 

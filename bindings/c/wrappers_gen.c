@@ -382,6 +382,8 @@ mts_status_t mts_block_data(struct mts_block_t *block, struct mts_array_t *data)
     return mtsgo_block_data(block_record, data);
 }
 
+mts_status_t mtsgo_c_block_add_gradient(struct mts_block_t *block, const char *parameter, struct mts_block_t *gradient);
+
 mts_status_t mts_block_add_gradient(struct mts_block_t *block, const char *parameter, struct mts_block_t *gradient) {
     if (block == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
@@ -400,7 +402,7 @@ mts_status_t mts_block_add_gradient(struct mts_block_t *block, const char *param
     if (gradient_record == NULL) {
         return MTS_INVALID_PARAMETER_ERROR;
     }
-    return mtsgo_block_add_gradient(block_record, (char *)parameter, gradient_record);
+    return mtsgo_c_block_add_gradient(block_record, parameter, gradient_record);
 }
 
 mts_status_t mts_block_gradients_list(const struct mts_block_t *block, const char *const **parameters, uintptr_t *parameters_count) {

@@ -254,8 +254,14 @@ func (b *Block) AddGradient(parameter string, gradient *Block) (err error) {
 	if err := b.checkGradientLabels(gradient); err != nil {
 		return err
 	}
-	b.gradients = append(b.gradients, Gradient{Parameter: parameter, Block: gradient})
+	b.AddCheckedGradient(parameter, gradient)
 	return nil
+}
+
+// AddCheckedGradient adds a gradient whose caller made every check of AddGradient (bindings
+// that check in another language); the block takes it over.
+func (b *Block) AddCheckedGradient(parameter string, gradient *Block) {
+	b.gradients = append(b.gradients, Gradient{Parameter: parameter, Block: gradient})
 }
 
 // checkGradientData requires the gradient's values to share the origin, device and dtype of
@@ -268,11 +274,17 @@ func (b *Block) checkGradientData(gradient *Block) error {
 	if err != nil {
 		return err
 	}
+	return GradientDataError(values, other)
+}
+
+// GradientDataError is the error of checkGradientData given the descriptions of the block's
+// values and of the gradient's.
+func GradientDataError(values, gradient ArrayDescription) error {
 	return descriptionMismatch{
 		origin: "the gradient data has a different origin ('%s') than the value data ('%s')",
 		device: "the gradient values are on device '%s' but the block values are on device '%s'",
 		dtype:  "the gradient values have dtype '%s' but the block values have dtype '%s'",
-	}.check(other, values)
+	}.check(gradient, values)
 }
 
 // checkGradientSamples requires a first sample dimension "sample" whose values index the
@@ -306,14 +318,20 @@ func (b *Block) checkGradientSamples(gradient *Block) error {
 		v := cpu.values[i*cpu.size]
 		lowest, highest = min(lowest, v), max(highest, v)
 	}
+	return GradientSamplesError(lowest, highest, b.samples.Count())
+}
+
+// GradientSamplesError is the error of gradient samples whose "sample" values range from
+// lowest to highest, for a block of `samples` samples.
+func GradientSamplesError(lowest, highest int32, samples int) error {
 	if lowest < 0 {
 		return Errorf(InvalidParameterError,
 			"invalid value for the 'sample' dimension in gradient samples: all values should be positive, but we got %d", lowest)
 	}
-	if int(highest) >= b.samples.Count() {
+	if int(highest) >= samples {
 		return Errorf(InvalidParameterError,
 			"invalid value for the 'sample' dimension in gradient samples: we got %d, but the values contain %d samples",
-			highest, b.samples.Count())
+			highest, samples)
 	}
 	return nil
 }

@@ -1023,6 +1023,122 @@ static void test_add_gradient_errors(void) {
 }
 
 /* gradients on the meta device: the sample range is not checked */
+/* the calls of origin, device and dtype on `array` */
+static void member_calls(struct test_array *array, int calls[3]) {
+    calls[0] = ta_calls(array, TA_ORIGIN);
+    calls[1] = ta_calls(array, TA_DEVICE);
+    calls[2] = ta_calls(array, TA_DTYPE);
+}
+
+/* What adding a gradient over `samples` (an array `samples_array` of (sample, g) rows) and the
+ * block's own component and properties labels asks, nothing having read the gradient since
+ * mts_block: each values array its origin, device and dtype once, the samples their device
+ * (twice, and their values, when nothing read them before). On success the gradient is the
+ * block's "positions"; a failure gives `message` and consumes the gradient. */
+static void check_gradient_asked_(struct fixture *f, const mts_labels_t *samples,
+                                  struct test_array *samples_array, int read_before,
+                                  struct test_array *values, enum ta_member samples_failing,
+                                  const char *message, int line) {
+    mts_block_t *gradient = mts_block(ta_mts(values), samples, &f->component, 1, f->properties);
+    check_record_(gradient != NULL, __FILE__, line, "gradient != NULL");
+    ta_set_fail(samples_array, samples_failing, MTS_CALLBACK_ERROR, NULL);
+    int before[2][3], after[2][3];
+    member_calls(f->values, before[0]);
+    member_calls(values, before[1]);
+    int devices = ta_calls(samples_array, TA_DEVICE);
+    int exports = ta_calls(samples_array, TA_AS_DLPACK);
+    set_stale_error();
+    mts_status_t status = mts_block_add_gradient(f->block, "positions", gradient);
+    ta_set_fail(samples_array, TA_NONE, MTS_SUCCESS, NULL);
+    member_calls(f->values, after[0]);
+    member_calls(values, after[1]);
+    if (message == NULL) {
+        check_int_eq_(status, MTS_SUCCESS, "status", "MTS_SUCCESS", "CHECK_STATUS", __FILE__, line);
+        for (int k = 0; k < 3; k++) {
+            check_int_eq_(after[0][k] - before[0][k], 1, "block values asked", "1", "CHECK_INT_EQ", __FILE__, line);
+            check_int_eq_(after[1][k] - before[1][k], 1, "gradient values asked", "1", "CHECK_INT_EQ", __FILE__, line);
+        }
+        check_int_eq_(ta_calls(samples_array, TA_DEVICE) - devices, read_before ? 1 : 2, "samples devices",
+                      "1 or 2", "CHECK_INT_EQ", __FILE__, line);
+        check_int_eq_(ta_calls(samples_array, TA_AS_DLPACK) - exports, read_before ? 0 : 1, "samples exports",
+                      "0 or 1", "CHECK_INT_EQ", __FILE__, line);
+        mts_block_t *got = NULL;
+        check_int_eq_(mts_block_gradient(f->block, "positions", &got), MTS_SUCCESS, "mts_block_gradient",
+                      "MTS_SUCCESS", "CHECK_STATUS", __FILE__, line);
+        check_record_(got != NULL && block_array(got) == values, __FILE__, line, "the gradient's values");
+        check_int_eq_(ta_calls(values, TA_DESTROY), 0, "gradient values destroyed", "0", "CHECK_INT_EQ",
+                      __FILE__, line);
+        return;
+    }
+    check_int_eq_(status == MTS_SUCCESS, 0, "status", "an error", "CHECK_STATUS", __FILE__, line);
+    check_str_eq_(last_message(), message, "last_message()", "message", __FILE__, line);
+    check_int_eq_(ta_calls(values, TA_DESTROY), 1, "gradient values destroyed", "1", "CHECK_INT_EQ", __FILE__,
+                  line);
+}
+#define CHECK_GRADIENT_ASKED(f, samples, samples_array, read_before, values, message) \
+    check_gradient_asked_((f), (samples), (samples_array), (read_before), (values), TA_NONE, (message), __LINE__)
+#define CHECK_GRADIENT_SAMPLES_FAILING(f, samples, samples_array, read_before, member, message)              \
+    check_gradient_asked_((f), (samples), (samples_array), (read_before), values3(3, 4, 2, 0), (member), \
+                          (message), __LINE__)
+
+static void test_add_gradient_asks_once(void) {
+    long live = ta_live();
+    static const int32_t rows[] = {0, 1, 2, 1, 2, 5};
+    static const int32_t too_high[] = {0, 0, 3, 0};
+    static const int32_t negative[] = {1, 0, -1, 0};
+    const mts_labels_t *samples = ta_labels(NAMES_SAMPLE_G, 2, rows, 3);
+    struct test_array *samples_array = labels_array(samples);
+    const char *const positions[] = {"positions"};
+
+    /* added, then read back */
+    struct fixture f = fixture();
+    CHECK_GRADIENT_ASKED(&f, samples, samples_array, 1, values3(3, 4, 2, 2.5), NULL);
+    CHECK_GRADIENTS_LIST(f.block, positions, 1);
+    fixture_free(&f);
+
+    /* samples whose values nothing read yet (assumed unique) are read once */
+    struct test_array *unread_array = ta_new_i32(rows, 3, 2);
+    const mts_labels_t *unread = mts_labels_assume_unique(NAMES_SAMPLE_G, 2, ta_mts(unread_array));
+    CHECK(unread != NULL);
+    f = fixture();
+    CHECK_GRADIENT_ASKED(&f, unread, unread_array, 0, values3(3, 4, 2, 2.5), NULL);
+    fixture_free(&f);
+    mts_labels_free(unread);
+
+    /* errors found by asking: the block keeps no gradient */
+    f = fixture();
+    struct test_array *odd = values3(3, 4, 2, 0);
+    odd->dtype.bits = 32;
+    CHECK_GRADIENT_ASKED(&f, samples, samples_array, 1, odd,
+                         INVALID "the gradient values have dtype 'f32' but the block values have dtype 'f64'");
+    odd = values3(3, 4, 2, 0);
+    ta_set_fail(odd, TA_ORIGIN, MTS_CALLBACK_ERROR, NULL);
+    CHECK_GRADIENT_ASKED(&f, samples, samples_array, 1, odd,
+                         "calling mts_array_t.origin failed: test array: origin failed on purpose");
+    CHECK_STR_EQ(last_error().origin, TA_ERROR_ORIGIN);
+    const mts_labels_t *high = ta_labels(NAMES_SAMPLE_G, 2, too_high, 2);
+    CHECK_GRADIENT_ASKED(&f, high, labels_array(high), 1, values3(2, 4, 2, 0),
+                         SAMPLE_VALUE "we got 3, but the values contain 3 samples");
+    const mts_labels_t *low = ta_labels(NAMES_SAMPLE_G, 2, negative, 2);
+    CHECK_GRADIENT_ASKED(&f, low, labels_array(low), 1, values3(2, 4, 2, 0),
+                         SAMPLE_VALUE "all values should be positive, but we got -1");
+    CHECK_GRADIENT_SAMPLES_FAILING(&f, samples, samples_array, 1, TA_DEVICE,
+                                   "calling mts_array_t.device failed: test array: device failed on purpose");
+    unread_array = ta_new_i32(rows, 3, 2);
+    unread = mts_labels_assume_unique(NAMES_SAMPLE_G, 2, ta_mts(unread_array));
+    CHECK_GRADIENT_SAMPLES_FAILING(&f, unread, unread_array, 0, TA_AS_DLPACK,
+                                   "calling mts_array_t.as_dlpack failed: test array: as_dlpack failed on purpose");
+    CHECK_GRADIENTS_LIST(f.block, NULL, 0);
+    /* the parameter taken by a gradient added now is refused for the next one */
+    CHECK_GRADIENT_ASKED(&f, samples, samples_array, 1, values3(3, 4, 2, 2.5), NULL);
+    CHECK_GRADIENT_ASKED(&f, samples, samples_array, 1, values3(3, 4, 2, 2.5),
+                         INVALID "gradient with respect to 'positions' already exists for this block");
+    CHECK_GRADIENTS_LIST(f.block, positions, 1);
+    fixture_free(&f);
+    FREE_LABELS(samples, high, low, unread);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
 static void test_meta_gradients(void) {
     long live = ta_live();
     static const int32_t rows[] = {0, 1, 2};
@@ -1274,6 +1390,7 @@ int main(void) {
     test_device_and_dtype();
     test_add_gradient();
     test_add_gradient_errors();
+    test_add_gradient_asks_once();
     test_meta_gradients();
     test_nested_gradients();
     test_copy();

@@ -627,6 +627,66 @@ static void test_create_asks_once(void) {
     CHECK_INT_EQ(ta_live(), live);
 }
 
+/* A block of 3 samples s and 2 properties p, with the gradient `parameter`
+ * of `rows` (sample, g) over the same properties labels; the gradient's
+ * values go to *gradient_values. */
+static mts_block_t *block_with_gradient(const mts_labels_t *s, const mts_labels_t *p, const char *parameter,
+                                        const mts_labels_t *gradient_samples, struct test_array **gradient_values) {
+    mts_block_t *block = mts_block(ta_mts(ta_new_f64_filled((const uintptr_t[]){3, 2}, 2, 1)), s, NULL, 0, p);
+    uintptr_t rows = 0, size = 0;
+    const int32_t *values = NULL;
+    mts_labels_values_cpu(gradient_samples, &values, &rows, &size);
+    *gradient_values = ta_new_f64_filled((const uintptr_t[]){rows, 2}, 2, 2);
+    mts_block_t *gradient = mts_block(ta_mts(*gradient_values), gradient_samples, NULL, 0, p);
+    CHECK(block != NULL && gradient != NULL);
+    CHECK_STATUS(mts_block_add_gradient(block, parameter, gradient), MTS_SUCCESS);
+    return block;
+}
+
+/* Blocks with gradients, nothing read since they were made: the tensor map
+ * holds them, its blocks give their gradients back, and blocks whose
+ * gradients differ are refused. */
+static void test_create_with_gradients(void) {
+    long live = ta_live();
+    const mts_labels_t *keys = range(NAMES_K, 2);
+    const mts_labels_t *s = range(NAMES_S, 3);
+    const mts_labels_t *p = range(NAMES_P, 2);
+    static const int32_t rows[] = {0, 0, 2, 1};
+    const mts_labels_t *gradient_samples = ta_labels(NAMES_SAMPLE_G, 2, rows, 2);
+    struct test_array *gradient_values[2];
+    mts_block_t *blocks[2];
+    for (int i = 0; i < 2; i++) {
+        blocks[i] = block_with_gradient(s, p, "g", gradient_samples, &gradient_values[i]);
+    }
+    mts_tensormap_t *tensor = mts_tensormap(keys, blocks, 2);
+    CHECK(tensor != NULL);
+    for (uintptr_t i = 0; i < 2; i++) {
+        mts_block_t *gradient = NULL;
+        CHECK_STATUS(mts_block_gradient(block_at(tensor, i), "g", &gradient), MTS_SUCCESS);
+        CHECK(gradient != NULL && block_array(gradient) == gradient_values[i]);
+    }
+    CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
+    CHECK_INT_EQ(ta_calls(gradient_values[0], TA_DESTROY), 1);
+    CHECK_INT_EQ(ta_calls(gradient_values[1], TA_DESTROY), 1);
+
+    /* other parameters: refused once the arrays are asked, the blocks go */
+    blocks[0] = block_with_gradient(s, p, "g", gradient_samples, &gradient_values[0]);
+    blocks[1] = block_with_gradient(s, p, "h", gradient_samples, &gradient_values[1]);
+    set_stale_error();
+    CHECK(mts_tensormap(keys, blocks, 2) == NULL);
+    CHECK_STR_EQ(last_message(), GRADIENTS_MESSAGE);
+    CHECK(blocks[0] == NULL && blocks[1] == NULL);
+    CHECK_INT_EQ(ta_calls(gradient_values[0], TA_DESTROY), 1);
+    CHECK_INT_EQ(ta_calls(gradient_values[1], TA_DESTROY), 1);
+
+    /* a block freed alone frees its gradient */
+    blocks[0] = block_with_gradient(s, p, "g", gradient_samples, &gradient_values[0]);
+    CHECK_STATUS(mts_block_free(blocks[0]), MTS_SUCCESS);
+    CHECK_INT_EQ(ta_calls(gradient_values[0], TA_DESTROY), 1);
+    FREE_LABELS(keys, s, p, gradient_samples);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
 /* Threads reading one new tensor map at once (Go makes it for the first dtype) all see the
  * same dtype, keys and block. */
 #define READERS 4
@@ -1222,6 +1282,7 @@ int main(void) {
     test_empty();
     test_create_errors();
     test_create_asks_once();
+    test_create_with_gradients();
     test_concurrent_first_reads();
     test_info();
     test_device_and_dtype();
