@@ -44,14 +44,15 @@ BENCH_REDUCE_ROUNDS ?= 5
 # (loaded). A tensor map of blocks made in C is made in C too, read in C (blocks, keys) and
 # made in Go for any other use: the tensormap fast path shows in building and freeing, and in
 # the pipelines with a read of each kind. Gradients over their block's labels are added in C
-# (gradient). The compare and release fast paths serve tensor maps made in Go: the results of
-# operations, and maps made in C once Go made them (dtype).
+# (gradient), also over labels of their own equal to the block's. The release fast path serves
+# tensor maps made in Go: the results of operations, and maps made in C once Go made them
+# (dtype).
 BENCH_FASTPATH_CASES ?= create_5x3:labels create_unique_5x3:unique tensor_block_create:block \
 	tensor_blocks_build_10000:block map_dtype_10:block map_dtype_10000:block \
 	map_pipeline_10_loaded:block map_pipeline_10000_loaded:block \
 	map_build_10:tensormap map_build_10000:tensormap map_read_10:tensormap map_dtype_10:tensormap \
 	map_pipeline_10_gradients:gradient map_pipeline_10000_gradients:gradient \
-	tensor_keys_to_properties:compare map_dtype_10:compare map_dtype_10:release map_dtype_10000:release
+	map_dtype_10:release map_dtype_10000:release
 
 BENCH_OURS := $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%-ours)
 BENCH_REFERENCE := $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%-reference)

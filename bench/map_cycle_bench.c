@@ -25,7 +25,10 @@
  *   _distinct    each block has samples of its own ("sample" = 100 b .. 100 b + 99, made with
  *                mts_labels_assume_unique), the properties are shared
  *   _gradients   the base setting, each block with one gradient ("positions": 100 samples x 3
- *                "xyz" x 100 properties, shape-only too) made and added by the blocks step
+ *                "xyz" x 100 properties, shape-only too) made and added by the blocks step,
+ *                over the block's properties labels
+ *   _gradients_own_properties  the same, the gradients over properties labels of their own,
+ *                equal to the block's (one labels for all gradients, made like the block's)
  * The maps of one timed batch (100 maps at most) have their blocks made up front when those
  * are not timed. blocks_N + build_N should be pipeline_N: the summed case shows that no step
  * moves its cost into another.
@@ -45,9 +48,11 @@
 /* The settings of the blocks (see the header). */
 enum labels_kind { LABELS_SHARED, LABELS_LOADED, LABELS_DISTINCT };
 
+enum gradient_kind { GRADIENT_NONE, GRADIENT_SHARED, GRADIENT_OWN_PROPERTIES };
+
 struct cycle_setting {
     enum labels_kind labels;
-    bool gradients;
+    enum gradient_kind gradients;
 };
 
 #define MAX_DISTINCT 10000 /* the largest N of the distinct setting */
@@ -62,6 +67,7 @@ static struct {
     const mts_labels_t *loaded_samples;
     const mts_labels_t *loaded_properties;
     const mts_labels_t *xyz;
+    const mts_labels_t *gradient_properties; /* equal to `properties`, another labels */
     const mts_labels_t *distinct_samples[MAX_DISTINCT]; /* made on first use */
     const mts_labels_t *keys[6];                        /* for N = 1, 10, 100, 1e4, 1e5, made on first use */
 } setting;
@@ -74,6 +80,7 @@ static void setting_free(void) {
     bench_labels_free(&setting.loaded_samples);
     bench_labels_free(&setting.loaded_properties);
     bench_labels_free(&setting.xyz);
+    bench_labels_free(&setting.gradient_properties);
     for (uintptr_t i = 0; i < MAX_DISTINCT; i++) {
         bench_labels_free(&setting.distinct_samples[i]);
     }
@@ -119,6 +126,7 @@ static int setting_get(void) {
         failed = failed || (setting.samples = bench_unique_range_labels("sample", 0, SIDE)) == NULL;
         failed = failed || (setting.properties = bench_unique_range_labels("property", 0, SIDE)) == NULL;
         failed = failed || (setting.xyz = bench_unique_range_labels("xyz", 0, 3)) == NULL;
+        failed = failed || (setting.gradient_properties = bench_unique_range_labels("property", 0, SIDE)) == NULL;
         failed = failed || (setting.loaded_samples = reloaded(setting.samples)) == NULL;
         failed = failed || (setting.loaded_properties = reloaded(setting.properties)) == NULL;
         if (failed) {
@@ -184,12 +192,14 @@ static mts_block_t *block_make(const struct cycle_setting *s, uintptr_t b) {
         return NULL;
     }
     mts_block_t *block = mts_block(bench_array_share(setting.shape_only), samples, NULL, 0, properties);
-    if (bench_pointer(block, "mts_block") != 0 || !s->gradients) {
+    if (bench_pointer(block, "mts_block") != 0 || s->gradients == GRADIENT_NONE) {
         return block;
     }
     /* the gradient's samples are the block's (a valid "sample" dimension), with an "xyz" axis */
+    const mts_labels_t *gradient_properties =
+        s->gradients == GRADIENT_OWN_PROPERTIES ? setting.gradient_properties : properties;
     mts_block_t *gradient = mts_block(bench_array_share(setting.gradient_shape_only), setting.samples,
-                                      &setting.xyz, 1, properties);
+                                      &setting.xyz, 1, gradient_properties);
     if (bench_pointer(gradient, "mts_block (gradient)") != 0 ||
         bench_status(mts_block_add_gradient(block, "positions", gradient), "mts_block_add_gradient") != 0) {
         if (gradient != NULL) {
@@ -284,10 +294,11 @@ static int run_cycle(void *context, uint64_t n, double *elapsed_ns) {
     return result;
 }
 
-#define SHARED {LABELS_SHARED, false}
-#define LOADED {LABELS_LOADED, false}
-#define DISTINCT {LABELS_DISTINCT, false}
-#define GRADIENTS {LABELS_SHARED, true}
+#define SHARED {LABELS_SHARED, GRADIENT_NONE}
+#define LOADED {LABELS_LOADED, GRADIENT_NONE}
+#define DISTINCT {LABELS_DISTINCT, GRADIENT_NONE}
+#define GRADIENTS {LABELS_SHARED, GRADIENT_SHARED}
+#define GRADIENTS_OWN_PROPERTIES {LABELS_SHARED, GRADIENT_OWN_PROPERTIES}
 
 /* The three cases of one N and setting: ID_SUFFIX is "_N[_setting]", TEXT says the setting. */
 #define CYCLE_CASES(N, SETTING, ID_SUFFIX, TEXT)                                                          \
@@ -321,6 +332,9 @@ static const bench_case CASES[] = {
     CYCLE_CASES(10000, DISTINCT, "_10000_distinct", ", own samples"),
     CYCLE_CASES(10, GRADIENTS, "_10_gradients", ", with a gradient"),
     CYCLE_CASES(10000, GRADIENTS, "_10000_gradients", ", with a gradient"),
+    CYCLE_CASES(10, GRADIENTS_OWN_PROPERTIES, "_10_gradients_own_properties", ", gradient properties of their own"),
+    CYCLE_CASES(10000, GRADIENTS_OWN_PROPERTIES, "_10000_gradients_own_properties",
+                ", gradient properties of their own"),
 };
 
 #define CASES_COUNT (sizeof CASES / sizeof CASES[0])

@@ -15,8 +15,7 @@ static unsigned fastpath_bit(const char *name, size_t length) {
     } known[] = {
         {"labels", MTSGO_FASTPATH_LABELS}, {"unique", MTSGO_FASTPATH_UNIQUE},
         {"block", MTSGO_FASTPATH_BLOCK},   {"release", MTSGO_FASTPATH_RELEASE},
-        {"compare", MTSGO_FASTPATH_COMPARE}, {"tensormap", MTSGO_FASTPATH_TENSORMAP},
-        {"gradient", MTSGO_FASTPATH_GRADIENT},
+        {"tensormap", MTSGO_FASTPATH_TENSORMAP}, {"gradient", MTSGO_FASTPATH_GRADIENT},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         if (strlen(known[i].name) == length && strncmp(known[i].name, name, length) == 0) {

@@ -13,14 +13,13 @@
 #define MTSGO_FASTPATH_UNIQUE 2u   /* mts_labels_assume_unique (fastpath_labels.c) */
 #define MTSGO_FASTPATH_BLOCK 4u    /* mts_block and mts_block_free (fastpath_block.c) */
 #define MTSGO_FASTPATH_RELEASE 8u  /* mts_tensormap_free, records freed in one call (fastpath_release.c) */
-#define MTSGO_FASTPATH_COMPARE 16u /* the arrays of a tensor map compared in C (fastpath_compare_arrays.c) */
+/* 16u was the arrays of a tensor map made in Go compared in C: gone, its gain under 10 %. */
 #define MTSGO_FASTPATH_TENSORMAP 32u /* mts_tensormap and mts_tensormap_free (fastpath_tensormap.c) */
 #define MTSGO_FASTPATH_GRADIENT 64u  /* mts_block_add_gradient of blocks made in C (fastpath_gradient.c) */
 
 /* The fast paths switched on, read once when the library is loaded from the environment
  * variable MTSGO_FASTPATHS: a comma-separated list of words read in order from "all on":
- * "off" switches every fast path off, a name (labels, unique, block, release, compare, tensormap,
- * gradient)
+ * "off" switches every fast path off, a name (labels, unique, block, release, tensormap, gradient)
  * switches it on, "-name" off. So "off" gives the plain paths only, "-compare" every fast
  * path but compare, "off,block" the block fast path only. */
 extern unsigned mtsgo_fastpaths;
@@ -93,7 +92,7 @@ struct mtsgo_comparison {
 int64_t mtsgo_compare(const void *list, uintptr_t count, const struct mts_array_t *(*array)(const void *, uintptr_t),
                       struct mtsgo_comparison *out);
 
-/* mtsgo_compare over the arrays whose addresses are addresses[0..count), for Go. */
+/* mtsgo_compare over the arrays whose addresses are addresses[0..count). */
 int64_t mtsgo_compare_arrays(const uintptr_t *addresses, uintptr_t count, struct mtsgo_comparison *out);
 
 /* What the fast path of mts_block_add_gradient asked (fastpath_gradient.c), for Go to word its
@@ -101,8 +100,14 @@ int64_t mtsgo_compare_arrays(const uintptr_t *addresses, uintptr_t count, struct
 struct mtsgo_gradient_asked {
     struct mtsgo_comparison comparison; /* the block's values, then the gradient's */
     int samples_failed;                 /* the device callback of the gradient samples failed */
-    int32_t lowest, highest;            /* the range of the gradient's "sample" values */
+    int samples_read;                   /* the gradient's "sample" values were read: */
+    int32_t lowest, highest;            /* their range */
     uintptr_t samples;                  /* the block's sample count */
+    /* Gradient labels that differ from the block's: -1 for none, 0 for the properties, 1 + i
+     * for those matching the block's component i, whose dimension is component_name. */
+    int labels_differ;
+    const char *component_name;
+    int labels_failed; /* the device callback of labels compared failed */
 };
 
 /* Tells whether the C gradients of two blocks made in C have the same structure as Go's

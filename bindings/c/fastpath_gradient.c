@@ -30,18 +30,37 @@ static struct mtsgo_c_gradient *find_gradient(const struct mts_block_t *block, c
     return NULL;
 }
 
+/* The pairs of labels the core compares (LabelsEqual), in its order: the gradient's properties
+ * and the block's, then for each component of the block the gradient's matching one and it.
+ * Returns the number of pairs. */
+static uintptr_t compared_labels(const struct mts_block_t *block, const struct mts_block_t *gradient,
+                                 struct mts_labels_t *pairs[][2]) {
+    pairs[0][0] = gradient->properties;
+    pairs[0][1] = block->properties;
+    uintptr_t extra = gradient->components_count - block->components_count;
+    for (uintptr_t i = 0; i < block->components_count; i++) {
+        pairs[1 + i][0] = gradient->components[extra + i];
+        pairs[1 + i][1] = block->components[i];
+    }
+    return 1 + block->components_count;
+}
+
 /* Tells whether the gradient's labels pass the checks of the core that read no values: its
- * samples start with "sample", its components end with the block's (the same labels) and its
- * properties are the block's (the same labels, so equal without asking anything). */
+ * samples start with "sample", its components end with labels like the block's and its
+ * properties are like the block's (the same labels, or labels of the same names and count,
+ * whose devices C can ask: their values are compared once the arrays are asked). */
 static int plain_labels_of(const struct mts_block_t *block, const struct mts_block_t *gradient) {
     const struct mts_labels_t *samples = gradient->samples;
     if (samples->size == 0 || strcmp(samples->names[0], "sample") != 0 ||
-        gradient->properties != block->properties || gradient->components_count < block->components_count) {
+        gradient->components_count < block->components_count) {
         return 0;
     }
-    uintptr_t extra = gradient->components_count - block->components_count;
-    for (uintptr_t i = 0; i < block->components_count; i++) {
-        if (gradient->components[extra + i] != block->components[i]) {
+    struct mts_labels_t *pairs[MTSGO_FASTPATH_BLOCK_COMPONENTS + 1][2];
+    uintptr_t count = compared_labels(block, gradient, pairs);
+    for (uintptr_t i = 0; i < count; i++) {
+        struct mts_labels_t *a = pairs[i][0], *b = pairs[i][1];
+        if (a != b && (a->count != b->count || !mtsgo_same_names(a, b) || !mtsgo_plain_labels(a) ||
+                       !mtsgo_plain_labels(b))) {
             return 0;
         }
     }
@@ -62,34 +81,44 @@ static int plain_call(const struct mts_block_t *block, const char *parameter, co
  * failure whose error is recorded already. */
 enum answer { AGREED, REFUSED, FAILED };
 
-/* Asks what AddGradient asks after its first check: both arrays (compareArrays), then the
- * device of the gradient's samples and their values (read by Go, which publishes them, the
- * first time); *failure is the status of a FAILED answer. */
-static enum answer ask(struct mts_block_t *block, struct mts_block_t *gradient, struct mtsgo_gradient_asked *asked,
-                       mts_status_t *failure) {
-    uintptr_t arrays[2] = {(uintptr_t)&block->values, (uintptr_t)&gradient->values};
-    if (mtsgo_compare_arrays(arrays, 2, &asked->comparison) >= 0) {
-        return REFUSED;
+/* The device of labels, asked as Go asks it (not at all for the library's own). */
+static int labels_device(const struct mts_labels_t *labels, DLDevice *device) {
+    device->device_type = kDLCPU;
+    device->device_id = 0;
+    return labels->cpu_values || mtsgo_array_device(&labels->array, device) == MTS_SUCCESS;
+}
+
+/* The CPU values of labels with entries, read by Go (which publishes them) the first time;
+ * NULL when that failed, with *failure its status (the error is recorded). */
+static const int32_t *labels_values(struct mts_labels_t *labels, mts_status_t *failure) {
+    const int32_t *values = __atomic_load_n(&labels->values, __ATOMIC_ACQUIRE);
+    if (values == NULL) {
+        *failure = mtsgo_labels_read_values(labels);
+        if (*failure == MTS_SUCCESS) {
+            values = __atomic_load_n(&labels->values, __ATOMIC_ACQUIRE);
+        }
     }
-    struct mts_labels_t *samples = gradient->samples;
+    return values;
+}
+
+/* Checks the gradient's samples as the core does: their device, then (unless on the meta
+ * device) the range of their "sample" values. */
+static enum answer check_samples(const struct mts_block_t *block, struct mts_labels_t *samples,
+                                 struct mtsgo_gradient_asked *asked, mts_status_t *failure) {
+    DLDevice device;
     if (samples->count == 0) {
         return AGREED;
     }
-    DLDevice device = {kDLCPU, 0};
-    if (!samples->cpu_values && mtsgo_array_device(&samples->array, &device) != MTS_SUCCESS) {
+    if (!labels_device(samples, &device)) {
         asked->samples_failed = 1;
         return REFUSED;
     }
     if (device.device_type == kDLExtDev) {
         return AGREED; /* nothing can be read there */
     }
-    const int32_t *values = __atomic_load_n(&samples->values, __ATOMIC_ACQUIRE);
+    const int32_t *values = labels_values(samples, failure);
     if (values == NULL) {
-        *failure = mtsgo_labels_read_values(samples);
-        if (*failure != MTS_SUCCESS) {
-            return FAILED;
-        }
-        values = __atomic_load_n(&samples->values, __ATOMIC_ACQUIRE);
+        return FAILED;
     }
     asked->lowest = asked->highest = values[0];
     for (uintptr_t i = 1; i < samples->count; i++) {
@@ -98,7 +127,64 @@ static enum answer ask(struct mts_block_t *block, struct mts_block_t *gradient, 
         asked->highest = value > asked->highest ? value : asked->highest;
     }
     asked->samples = block->samples->count;
+    asked->samples_read = 1;
     return asked->lowest < 0 || (uintptr_t)asked->highest >= asked->samples ? REFUSED : AGREED;
+}
+
+/* Compares two labels of the same names and count as the core's LabelsEqual does: the devices
+ * of both, then (unless on the meta device, or without entries) the values of both. */
+static enum answer equal_labels(struct mts_labels_t *a, struct mts_labels_t *b, int *equal,
+                                struct mtsgo_gradient_asked *asked, mts_status_t *failure) {
+    DLDevice device_a, device_b;
+    *equal = 1;
+    if (a == b) {
+        return AGREED;
+    }
+    if (!labels_device(a, &device_a) || !labels_device(b, &device_b)) {
+        asked->labels_failed = 1;
+        return REFUSED;
+    }
+    if (device_a.device_type != device_b.device_type || device_a.device_id != device_b.device_id) {
+        *equal = 0;
+        return AGREED;
+    }
+    if (device_a.device_type == kDLExtDev || a->count == 0 || a->size == 0) {
+        return AGREED;
+    }
+    const int32_t *values_a = labels_values(a, failure);
+    const int32_t *values_b = values_a != NULL ? labels_values(b, failure) : NULL;
+    if (values_b == NULL) {
+        return FAILED;
+    }
+    *equal = memcmp(values_a, values_b, a->count * a->size * sizeof(int32_t)) == 0;
+    return AGREED;
+}
+
+/* Asks what AddGradient asks after its first check: both arrays (compareArrays), the
+ * gradient's samples, then the labels it compares with the block's; *failure is the status of
+ * a FAILED answer. */
+static enum answer ask(struct mts_block_t *block, struct mts_block_t *gradient, struct mtsgo_gradient_asked *asked,
+                       mts_status_t *failure) {
+    uintptr_t arrays[2] = {(uintptr_t)&block->values, (uintptr_t)&gradient->values};
+    if (mtsgo_compare_arrays(arrays, 2, &asked->comparison) >= 0) {
+        return REFUSED;
+    }
+    enum answer answer = check_samples(block, gradient->samples, asked, failure);
+    if (answer != AGREED) {
+        return answer;
+    }
+    struct mts_labels_t *pairs[MTSGO_FASTPATH_BLOCK_COMPONENTS + 1][2];
+    uintptr_t count = compared_labels(block, gradient, pairs);
+    for (uintptr_t i = 0; i < count; i++) {
+        int equal = 1;
+        answer = equal_labels(pairs[i][0], pairs[i][1], &equal, asked, failure);
+        if (answer != AGREED || !equal) {
+            asked->labels_differ = (int)i;
+            asked->component_name = i > 0 ? pairs[i][1]->names[0] : NULL;
+            return answer != AGREED ? answer : REFUSED;
+        }
+    }
+    return AGREED;
 }
 
 mts_status_t mtsgo_c_block_add_gradient(struct mts_block_t *block, const char *parameter,
@@ -107,6 +193,7 @@ mts_status_t mtsgo_c_block_add_gradient(struct mts_block_t *block, const char *p
         return mtsgo_block_add_gradient(block, (char *)parameter, gradient);
     }
     struct mtsgo_gradient_asked asked = {0};
+    asked.labels_differ = -1;
     mts_status_t status = MTS_SUCCESS;
     enum answer answer = ask(block, gradient, &asked, &status);
     size_t length = strlen(parameter);

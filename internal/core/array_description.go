@@ -20,23 +20,11 @@ func describeArray(array Array) (d ArrayDescription, err error) {
 	return d, err
 }
 
-// ArraysComparer is implemented by arrays that can run compareArrays over many arrays of
-// their own kind at once (a C binding crosses into C once instead of three times per array).
-// ok is false when it can not handle these arrays.
-type ArraysComparer interface {
-	CompareArrays(count int, array func(i int) Array) (first, other ArrayDescription, index int, ok bool, err error)
-}
-
 // compareArrays describes count arrays in order (array gives each, without allocating a slice
 // of them for thousands of blocks), stopping at the first failure or at the first array whose
 // description differs from the first one's: index is that array's position and other its
 // description, or index is -1 (and other equals first) when they all agree.
 func compareArrays(count int, array func(i int) Array) (first, other ArrayDescription, index int, err error) {
-	if comparer, ok := array(0).(ArraysComparer); ok {
-		if first, other, index, ok, err := comparer.CompareArrays(count, array); ok {
-			return first, other, index, err
-		}
-	}
 	if first, err = describeArray(array(0)); err != nil {
 		return first, first, 0, err
 	}

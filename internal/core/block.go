@@ -353,7 +353,7 @@ func (b *Block) checkGradientLabels(gradient *Block) error {
 		return err
 	}
 	if !equal {
-		return Errorf(InvalidParameterError, "gradient properties must be the same as values properties")
+		return GradientLabelsError(-1, "")
 	}
 	extra := len(gradient.components) - len(b.components)
 	for i, component := range b.components {
@@ -362,13 +362,23 @@ func (b *Block) checkGradientLabels(gradient *Block) error {
 			return err
 		}
 		if !equal {
-			return Errorf(InvalidParameterError,
-				"gradients and values components mismatch for values component %d (dimension name is '%s'). "+
-					"Components which are specific to the gradients must come first, and be followed by "+
-					"the exact same components as the values.", i, component.Names()[0])
+			return GradientLabelsError(i, component.Names()[0])
 		}
 	}
 	return nil
+}
+
+// GradientLabelsError is the error of gradient labels that differ from the block's: its
+// properties (component -1), or the labels matching the block's component `component`, whose
+// dimension is `name`.
+func GradientLabelsError(component int, name string) error {
+	if component < 0 {
+		return Errorf(InvalidParameterError, "gradient properties must be the same as values properties")
+	}
+	return Errorf(InvalidParameterError,
+		"gradients and values components mismatch for values component %d (dimension name is '%s'). "+
+			"Components which are specific to the gradients must come first, and be followed by "+
+			"the exact same components as the values.", component, name)
 }
 
 // Copy makes an independent block: the values and the gradients (recursively, in order) are

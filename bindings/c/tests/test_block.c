@@ -1037,11 +1037,24 @@ static void member_calls(struct test_array *array, int calls[3]) {
  * block's "positions"; a failure gives `message` and consumes the gradient. */
 static void check_gradient_asked_(struct fixture *f, const mts_labels_t *samples,
                                   struct test_array *samples_array, int read_before,
-                                  struct test_array *values, enum ta_member samples_failing,
-                                  const char *message, int line) {
-    mts_block_t *gradient = mts_block(ta_mts(values), samples, &f->component, 1, f->properties);
+                                  struct test_array *values, struct test_array *failing,
+                                  enum ta_member member, const mts_labels_t *component,
+                                  const mts_labels_t *properties, const char *message, int line) {
+    component = component != NULL ? component : f->component;
+    properties = properties != NULL ? properties : f->properties;
+    mts_block_t *gradient = mts_block(ta_mts(values), samples, &component, 1, properties);
     check_record_(gradient != NULL, __FILE__, line, "gradient != NULL");
-    ta_set_fail(samples_array, samples_failing, MTS_CALLBACK_ERROR, NULL);
+    /* labels compared with the block's are asked their device once each */
+    struct test_array *compared[4] = {labels_array(properties), labels_array(f->properties),
+                                      labels_array(component), labels_array(f->component)};
+    int compared_devices[4];
+    for (int i = 0; i < 4; i++) {
+        compared_devices[i] = ta_calls(compared[i], TA_DEVICE);
+    }
+    /* a member failing from now on (set after mts_block, which asks devices too) */
+    if (failing != NULL) {
+        ta_set_fail(failing, member, MTS_CALLBACK_ERROR, NULL);
+    }
     int before[2][3], after[2][3];
     member_calls(f->values, before[0]);
     member_calls(values, before[1]);
@@ -1049,7 +1062,9 @@ static void check_gradient_asked_(struct fixture *f, const mts_labels_t *samples
     int exports = ta_calls(samples_array, TA_AS_DLPACK);
     set_stale_error();
     mts_status_t status = mts_block_add_gradient(f->block, "positions", gradient);
-    ta_set_fail(samples_array, TA_NONE, MTS_SUCCESS, NULL);
+    if (failing != NULL) {
+        ta_set_fail(failing, TA_NONE, MTS_SUCCESS, NULL);
+    }
     member_calls(f->values, after[0]);
     member_calls(values, after[1]);
     if (message == NULL) {
@@ -1062,6 +1077,11 @@ static void check_gradient_asked_(struct fixture *f, const mts_labels_t *samples
                       "1 or 2", "CHECK_INT_EQ", __FILE__, line);
         check_int_eq_(ta_calls(samples_array, TA_AS_DLPACK) - exports, read_before ? 0 : 1, "samples exports",
                       "0 or 1", "CHECK_INT_EQ", __FILE__, line);
+        for (int i = 0; i < 4; i++) {
+            int pair_differs = i < 2 ? properties != f->properties : component != f->component;
+            check_int_eq_(ta_calls(compared[i], TA_DEVICE) - compared_devices[i], pair_differs,
+                          "compared labels devices", "0 or 1", "CHECK_INT_EQ", __FILE__, line);
+        }
         mts_block_t *got = NULL;
         check_int_eq_(mts_block_gradient(f->block, "positions", &got), MTS_SUCCESS, "mts_block_gradient",
                       "MTS_SUCCESS", "CHECK_STATUS", __FILE__, line);
@@ -1075,11 +1095,18 @@ static void check_gradient_asked_(struct fixture *f, const mts_labels_t *samples
     check_int_eq_(ta_calls(values, TA_DESTROY), 1, "gradient values destroyed", "1", "CHECK_INT_EQ", __FILE__,
                   line);
 }
-#define CHECK_GRADIENT_ASKED(f, samples, samples_array, read_before, values, message) \
-    check_gradient_asked_((f), (samples), (samples_array), (read_before), (values), TA_NONE, (message), __LINE__)
-#define CHECK_GRADIENT_SAMPLES_FAILING(f, samples, samples_array, read_before, member, message)              \
-    check_gradient_asked_((f), (samples), (samples_array), (read_before), values3(3, 4, 2, 0), (member), \
+#define CHECK_GRADIENT_ASKED(f, samples, samples_array, read_before, values, message)                       \
+    check_gradient_asked_((f), (samples), (samples_array), (read_before), (values), NULL, TA_NONE, NULL, NULL, \
                           (message), __LINE__)
+/* `member` of the array `failing` fails during the call */
+#define CHECK_GRADIENT_FAILING(f, samples, samples_array, read_before, failing, member, component, properties, \
+                               message)                                                                      \
+    check_gradient_asked_((f), (samples), (samples_array), (read_before), values3(3, 4, 2, 0), (failing),     \
+                          (member), (component), (properties), (message), __LINE__)
+/* the gradient over its own component and properties labels */
+#define CHECK_GRADIENT_LABELS(f, samples, samples_array, component, properties, message)                        \
+    check_gradient_asked_((f), (samples), (samples_array), 1, values3(3, 4, 2, 2.5), NULL, TA_NONE, (component), \
+                          (properties), (message), __LINE__)
 
 static void test_add_gradient_asks_once(void) {
     long live = ta_live();
@@ -1122,12 +1149,12 @@ static void test_add_gradient_asks_once(void) {
     const mts_labels_t *low = ta_labels(NAMES_SAMPLE_G, 2, negative, 2);
     CHECK_GRADIENT_ASKED(&f, low, labels_array(low), 1, values3(2, 4, 2, 0),
                          SAMPLE_VALUE "all values should be positive, but we got -1");
-    CHECK_GRADIENT_SAMPLES_FAILING(&f, samples, samples_array, 1, TA_DEVICE,
-                                   "calling mts_array_t.device failed: test array: device failed on purpose");
+    CHECK_GRADIENT_FAILING(&f, samples, samples_array, 1, samples_array, TA_DEVICE, NULL, NULL,
+                           "calling mts_array_t.device failed: test array: device failed on purpose");
     unread_array = ta_new_i32(rows, 3, 2);
     unread = mts_labels_assume_unique(NAMES_SAMPLE_G, 2, ta_mts(unread_array));
-    CHECK_GRADIENT_SAMPLES_FAILING(&f, unread, unread_array, 0, TA_AS_DLPACK,
-                                   "calling mts_array_t.as_dlpack failed: test array: as_dlpack failed on purpose");
+    CHECK_GRADIENT_FAILING(&f, unread, unread_array, 0, unread_array, TA_AS_DLPACK, NULL, NULL,
+                           "calling mts_array_t.as_dlpack failed: test array: as_dlpack failed on purpose");
     CHECK_GRADIENTS_LIST(f.block, NULL, 0);
     /* the parameter taken by a gradient added now is refused for the next one */
     CHECK_GRADIENT_ASKED(&f, samples, samples_array, 1, values3(3, 4, 2, 2.5), NULL);
@@ -1135,7 +1162,33 @@ static void test_add_gradient_asks_once(void) {
                          INVALID "gradient with respect to 'positions' already exists for this block");
     CHECK_GRADIENTS_LIST(f.block, positions, 1);
     fixture_free(&f);
-    FREE_LABELS(samples, high, low, unread);
+
+    /* labels of the gradient's own, compared with the block's: equal ones are accepted */
+    const mts_labels_t *p_again = range(NAMES_P, 2);
+    const mts_labels_t *c_again = range(NAMES_C, 4);
+    const mts_labels_t *p_other = range_from(NAMES_P, 1, 2, TA_CPU);
+    const mts_labels_t *c_other = range_from(NAMES_C, 1, 4, TA_CPU);
+    f = fixture();
+    CHECK_GRADIENT_LABELS(&f, samples, samples_array, c_again, p_again, NULL);
+    fixture_free(&f);
+    f = fixture();
+    CHECK_GRADIENT_LABELS(&f, samples, samples_array, c_again, p_other,
+                          INVALID "gradient properties must be the same as values properties");
+    CHECK_GRADIENT_LABELS(&f, samples, samples_array, c_other, p_again,
+                          INVALID "gradients and values components mismatch for values component 0 "
+                                  "(dimension name is 'c'). Components which are specific to the "
+                                  "gradients must come first, and be followed by the exact same "
+                                  "components as the values.");
+    /* a failing device, and values that can not be read */
+    CHECK_GRADIENT_FAILING(&f, samples, samples_array, 1, labels_array(p_again), TA_DEVICE, c_again, p_again,
+                           "calling mts_array_t.device failed: test array: device failed on purpose");
+    struct test_array *unread_properties = ta_new_i32((const int32_t[]){0, 1}, 2, 1);
+    const mts_labels_t *p_unread = mts_labels_assume_unique(NAMES_P, 1, ta_mts(unread_properties));
+    CHECK_GRADIENT_FAILING(&f, samples, samples_array, 1, unread_properties, TA_AS_DLPACK, c_again, p_unread,
+                           "calling mts_array_t.as_dlpack failed: test array: as_dlpack failed on purpose");
+    CHECK_GRADIENTS_LIST(f.block, NULL, 0);
+    fixture_free(&f);
+    FREE_LABELS(samples, high, low, unread, p_again, c_again, p_other, c_other, p_unread);
     CHECK_INT_EQ(ta_live(), live);
 }
 
