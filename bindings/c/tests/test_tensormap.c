@@ -11,6 +11,8 @@
  * Built with MTS_TEST_REFERENCE defined, the tests expect the reference's
  * behaviour (the library in build/reference); otherwise ours. Where they
  * differ:
+ *  - mts_tensormap asks the device of block 0's values once; the reference
+ *    asks it a second time to compare it with the keys' device;
  *  - components_to_properties with no dimension names is an assertion panic
  *    (255) in the reference; ours refuses it as an invalid parameter (status
  *    1, the text is ours).
@@ -560,7 +562,12 @@ static void test_create_asks_once(void) {
         member_calls(values[0], after[0]);
         member_calls(values[1], after[1]);
         for (int k = 0; k < 3; k++) {
-            CHECK_INT_EQ(after[0][k], before[0][k] + 1);
+            int asked_first = 1;
+#ifdef MTS_TEST_REFERENCE
+            /* the reference asks block 0's device again, to compare it with the keys' */
+            asked_first += members[m] == TA_NONE && k == 1;
+#endif
+            CHECK_INT_EQ(after[0][k], before[0][k] + asked_first);
             /* block 1 is asked up to the failing member */
             int asked = members[m] == TA_NONE || (int)members[m] >= TA_ORIGIN + k;
             CHECK_INT_EQ(after[1][k], before[1][k] + asked);
