@@ -94,6 +94,7 @@
  *   ta_mts(array)                       the mts_array_t (owning: destroy set)
  *   ta_cast(ptr)                        the test array behind `ptr`, or NULL
  *   ta_calls(array, member)             calls of `member` on `array`
+ *   ta_description_calls(array, calls)  calls of origin, device and dtype
  *   ta_total_calls(member)              calls of `member` on all test arrays
  *   ta_live()                           arrays created and not destroyed
  *   ta_member_name(member)              "as_dlpack", ...
@@ -419,6 +420,13 @@ static inline long ta_live(void) {
 
 static inline int ta_calls(const struct test_array *array, enum ta_member member) {
     return atomic_load(&((struct test_array *)array)->calls[member]);
+}
+
+/* the calls of origin, device and dtype on `array`, in that order */
+static inline void ta_description_calls(const struct test_array *array, int calls[3]) {
+    calls[0] = ta_calls(array, TA_ORIGIN);
+    calls[1] = ta_calls(array, TA_DEVICE);
+    calls[2] = ta_calls(array, TA_DTYPE);
 }
 
 static inline long ta_total_calls(enum ta_member member) {

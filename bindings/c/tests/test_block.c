@@ -1027,13 +1027,6 @@ static void test_add_gradient_errors(void) {
 }
 
 /* gradients on the meta device: the sample range is not checked */
-/* the calls of origin, device and dtype on `array` */
-static void member_calls(struct test_array *array, int calls[3]) {
-    calls[0] = ta_calls(array, TA_ORIGIN);
-    calls[1] = ta_calls(array, TA_DEVICE);
-    calls[2] = ta_calls(array, TA_DTYPE);
-}
-
 /* What adding a gradient over `samples` (an array `samples_array` of (sample, g) rows) and the
  * block's own component and properties labels asks, nothing having read the gradient since
  * mts_block: each values array its origin, device and dtype once, the samples their device
@@ -1060,8 +1053,8 @@ static void check_gradient_asked_(struct fixture *f, const mts_labels_t *samples
         ta_set_fail(failing, member, MTS_CALLBACK_ERROR, NULL);
     }
     int before[2][3], after[2][3];
-    member_calls(f->values, before[0]);
-    member_calls(values, before[1]);
+    ta_description_calls(f->values, before[0]);
+    ta_description_calls(values, before[1]);
     int devices = ta_calls(samples_array, TA_DEVICE);
     int exports = ta_calls(samples_array, TA_AS_DLPACK);
     set_stale_error();
@@ -1069,8 +1062,8 @@ static void check_gradient_asked_(struct fixture *f, const mts_labels_t *samples
     if (failing != NULL) {
         ta_set_fail(failing, TA_NONE, MTS_SUCCESS, NULL);
     }
-    member_calls(f->values, after[0]);
-    member_calls(values, after[1]);
+    ta_description_calls(f->values, after[0]);
+    ta_description_calls(values, after[1]);
     if (message == NULL) {
         check_int_eq_(status, MTS_SUCCESS, "status", "MTS_SUCCESS", "CHECK_STATUS", __FILE__, line);
         for (int k = 0; k < 3; k++) {

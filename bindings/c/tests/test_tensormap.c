@@ -527,13 +527,6 @@ static void test_create_errors(void) {
     CHECK_INT_EQ(ta_live(), live);
 }
 
-/* the calls of origin, device and dtype on `array` */
-static void member_calls(struct test_array *array, int calls[3]) {
-    calls[0] = ta_calls(array, TA_ORIGIN);
-    calls[1] = ta_calls(array, TA_DEVICE);
-    calls[2] = ta_calls(array, TA_DTYPE);
-}
-
 /* Blocks that nothing read since mts_block: mts_tensormap asks each array its
  * origin, device and dtype once, in block order, then the keys their device
  * once, and nothing more when the tensor map is used; a failing callback
@@ -553,14 +546,14 @@ static void test_create_asks_once(void) {
         struct test_array *values[2];
         mts_block_t *blocks[2] = {simple_block(0, &values[0]), simple_block(1, &values[1])};
         int before[2][3], after[2][3];
-        member_calls(values[0], before[0]);
-        member_calls(values[1], before[1]);
+        ta_description_calls(values[0], before[0]);
+        ta_description_calls(values[1], before[1]);
         int keys_devices = ta_calls(keys_array, TA_DEVICE);
         ta_set_fail(values[1], members[m], MTS_CALLBACK_ERROR, NULL);
         set_stale_error();
         mts_tensormap_t *tensor = mts_tensormap(keys, blocks, 2);
-        member_calls(values[0], after[0]);
-        member_calls(values[1], after[1]);
+        ta_description_calls(values[0], after[0]);
+        ta_description_calls(values[1], after[1]);
         for (int k = 0; k < 3; k++) {
             int asked_first = 1;
 #ifdef MTS_TEST_REFERENCE
@@ -580,8 +573,8 @@ static void test_create_asks_once(void) {
             const mts_labels_t *got = mts_tensormap_keys(tensor);
             CHECK(got == keys);
             mts_labels_free(got);
-            member_calls(values[0], before[0]);
-            member_calls(values[1], before[1]);
+            ta_description_calls(values[0], before[0]);
+            ta_description_calls(values[1], before[1]);
             CHECK(memcmp(before, after, sizeof(before)) == 0);
             CHECK_INT_EQ(ta_calls(keys_array, TA_DEVICE), keys_devices + 1);
             CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
