@@ -6,6 +6,8 @@
 #ifndef MTSGO_FASTPATH_H
 #define MTSGO_FASTPATH_H
 
+#include <string.h>
+
 #include "fastpath_limits_gen.h"
 #include "mtsgo.h"
 
@@ -48,10 +50,28 @@ extern int mtsgo_labels_origin_asked;
 /* Tells whether labels can be used by a block or tensor map made in C: live, held by the
  * caller, and with an array of the caller's or the library's own labels values, whose device C
  * knows (other Go arrays would answer through a call into Go, so Go asks them). */
-int mtsgo_plain_labels(const struct mts_labels_t *labels);
+static inline int mtsgo_plain_labels(const struct mts_labels_t *labels) {
+    return labels != NULL && labels->record.magic == MTSGO_LABELS_MAGIC &&
+           MTSGO_REFERENCES(__atomic_load_n(&labels->references, __ATOMIC_ACQUIRE)) != 0 &&
+           labels->array.device != NULL &&
+           (labels->array.origin != mtsgo_go_array_origin() || labels->cpu_values);
+}
 
 /* Tells whether two labels have the same dimension names. */
-int mtsgo_same_names(const struct mts_labels_t *a, const struct mts_labels_t *b);
+static inline int mtsgo_same_names(const struct mts_labels_t *a, const struct mts_labels_t *b) {
+    if (a == b) {
+        return 1;
+    }
+    if (a->size != b->size) {
+        return 0;
+    }
+    for (uintptr_t i = 0; i < a->size; i++) {
+        if (strcmp(a->names[i], b->names[i]) != 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
 
 /* References to labels dropped together: the blocks of a tensor map usually share their
  * samples and properties, and a run of blocks sharing labels drops its references in one

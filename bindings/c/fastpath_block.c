@@ -10,13 +10,6 @@
 #include "_cgo_export.h"
 #include "fastpath.h"
 
-int mtsgo_plain_labels(const struct mts_labels_t *labels) {
-    return labels != NULL && labels->record.magic == MTSGO_LABELS_MAGIC &&
-           MTSGO_REFERENCES(__atomic_load_n(&labels->references, __ATOMIC_ACQUIRE)) != 0 &&
-           labels->array.device != NULL &&
-           (labels->array.origin != mtsgo_go_array_origin() || labels->cpu_values);
-}
-
 /* Tells whether every argument is one the C path handles, before anything is asked. */
 static int plain_arguments(const struct mts_array_t *data, const struct mts_labels_t *samples,
                            const struct mts_labels_t *const *components, uintptr_t count,
@@ -29,21 +22,6 @@ static int plain_arguments(const struct mts_array_t *data, const struct mts_labe
     }
     for (uintptr_t i = 0; i < count; i++) {
         if (!mtsgo_plain_labels(components[i])) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-int mtsgo_same_names(const struct mts_labels_t *a, const struct mts_labels_t *b) {
-    if (a == b) {
-        return 1;
-    }
-    if (a->size != b->size) {
-        return 0;
-    }
-    for (uintptr_t i = 0; i < a->size; i++) {
-        if (strcmp(a->names[i], b->names[i]) != 0) {
             return 0;
         }
     }
