@@ -15,7 +15,8 @@
 #define C_CALL_BIT ((uint64_t)1 << 63)
 static uint64_t calls;
 
-/* Tells whether the keys' device is known without a call into Go (see plain_labels). */
+/* Tells whether the keys fit the map and their device is known without a call into Go
+ * (mtsgo_plain_labels). */
 static int plain_keys(const struct mts_labels_t *keys, uintptr_t count) {
     return mtsgo_plain_labels(keys) && keys->count == count;
 }
