@@ -15,15 +15,14 @@
 #define MTSGO_FASTPATH_UNIQUE 2u   /* mts_labels_assume_unique (fastpath_labels.c) */
 #define MTSGO_FASTPATH_BLOCK 4u    /* mts_block and mts_block_free (fastpath_block.c) */
 #define MTSGO_FASTPATH_RELEASE 8u  /* mts_tensormap_free, records freed in one call (fastpath_release.c) */
-/* 16u was the arrays of a tensor map made in Go compared in C: gone, its gain under 10 %. */
-#define MTSGO_FASTPATH_TENSORMAP 32u /* mts_tensormap and mts_tensormap_free (fastpath_tensormap.c) */
-#define MTSGO_FASTPATH_GRADIENT 64u  /* mts_block_add_gradient of blocks made in C (fastpath_gradient.c) */
+#define MTSGO_FASTPATH_TENSORMAP 16u /* mts_tensormap, its free, blocks and keys (fastpath_tensormap.c) */
+#define MTSGO_FASTPATH_GRADIENT 32u  /* mts_block_add_gradient of blocks made in C (fastpath_gradient.c) */
 
 /* The fast paths switched on, read once when the library is loaded from the environment
  * variable MTSGO_FASTPATHS: a comma-separated list of words read in order from "all on":
  * "off" switches every fast path off, a name (labels, unique, block, release, tensormap, gradient)
- * switches it on, "-name" off. So "off" gives the plain paths only, "-compare" every fast
- * path but compare, "off,block" the block fast path only. */
+ * switches it on, "-name" off. So "off" gives the plain paths only, "-release" every fast
+ * path but release, "off,block" the block fast path only. */
 extern unsigned mtsgo_fastpaths;
 
 /* What a fast path asked before handing a call over to Go, in the order Go asks (core.Asked):
@@ -55,6 +54,14 @@ static inline int mtsgo_plain_labels(const struct mts_labels_t *labels) {
            MTSGO_REFERENCES(__atomic_load_n(&labels->references, __ATOMIC_ACQUIRE)) != 0 &&
            labels->array.device != NULL &&
            (labels->array.origin != mtsgo_go_array_origin() || labels->cpu_values);
+}
+
+/* The device of labels whose array C can ask (mtsgo_plain_labels), asked as Go asks it: not
+ * at all for the library's own values, which live on the CPU; 0 when the callback failed. */
+static inline int mtsgo_labels_device(const struct mts_labels_t *labels, DLDevice *device) {
+    device->device_type = kDLCPU;
+    device->device_id = 0;
+    return labels->cpu_values || mtsgo_array_device(&labels->array, device) == MTS_SUCCESS;
 }
 
 /* Tells whether two labels have the same dimension names. */
@@ -100,26 +107,23 @@ struct mtsgo_array_description {
     DLDataType dtype;
 };
 
-/* What mtsgo_compare_arrays found, in one struct: one Go variable handed to C. */
+/* What mtsgo_compare_blocks found. */
 struct mtsgo_comparison {
     struct mtsgo_array_description first, other;
     int failure; /* 0, or the member that failed (1 origin, 2 device, 3 dtype), negated when NULL */
 };
 
-/* Asks the arrays array(list, 0..count) (count > 0) their origin, device and dtype in order,
- * stopping at the first failure or at the first array differing from the first one: returns
- * its index, or -1 when all agree. */
-int64_t mtsgo_compare(const void *list, uintptr_t count, const struct mts_array_t *(*array)(const void *, uintptr_t),
-                      struct mtsgo_comparison *out);
-
-/* mtsgo_compare over the arrays whose addresses are addresses[0..count). */
-int64_t mtsgo_compare_arrays(const uintptr_t *addresses, uintptr_t count, struct mtsgo_comparison *out);
+/* Asks the values arrays of blocks[0..count) (count > 0) their origin, device and dtype in
+ * order, stopping at the first failure or at the first array differing from the first one:
+ * returns its index, or -1 when all agree. */
+int64_t mtsgo_compare_blocks(struct mts_block_t *const *blocks, uintptr_t count, struct mtsgo_comparison *out);
 
 /* What the fast path of mts_block_add_gradient asked (fastpath_gradient.c), for Go to word its
  * error. */
 struct mtsgo_gradient_asked {
     struct mtsgo_comparison comparison; /* the block's values, then the gradient's */
-    int samples_failed;                 /* the device callback of the gradient samples failed */
+    int device_failed;                  /* the device callback of labels asked (samples, then
+                                           those compared) failed */
     int samples_read;                   /* the gradient's "sample" values were read: */
     int32_t lowest, highest;            /* their range */
     uintptr_t samples;                  /* the block's sample count */
@@ -127,7 +131,6 @@ struct mtsgo_gradient_asked {
      * for those matching the block's component i, whose dimension is component_name. */
     int labels_differ;
     const char *component_name;
-    int labels_failed; /* the device callback of labels compared failed */
 };
 
 /* Tells whether the C gradients of two blocks made in C have the same structure as Go's

@@ -76,10 +76,7 @@ static int same_devices(struct mts_array_t *data, const struct mts_labels_t *sam
                                             : i == count + 1 ? properties
                                                              : components[i - 1];
         DLDevice *device = &asked->devices[asked->devices_count];
-        if (labels->cpu_values) {
-            device->device_type = kDLCPU;
-            device->device_id = 0;
-        } else if (mtsgo_array_device(&labels->array, device) != MTS_SUCCESS) {
+        if (!mtsgo_labels_device(labels, device)) {
             mtsgo_array_callback_failed(data, "calling mts_array_t.device failed");
             return -1;
         }

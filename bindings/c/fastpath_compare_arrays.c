@@ -30,27 +30,17 @@ static int same(const struct mtsgo_array_description *a, const struct mtsgo_arra
            a->dtype.bits == b->dtype.bits && a->dtype.lanes == b->dtype.lanes;
 }
 
-int64_t mtsgo_compare(const void *list, uintptr_t count, const struct mts_array_t *(*array)(const void *, uintptr_t),
-                      struct mtsgo_comparison *out) {
+int64_t mtsgo_compare_blocks(struct mts_block_t *const *blocks, uintptr_t count, struct mtsgo_comparison *out) {
     out->failure = 0;
-    if (!describe(array(list, 0), &out->first, &out->failure)) {
+    if (!describe(&blocks[0]->values, &out->first, &out->failure)) {
         out->other = out->first;
         return 0;
     }
     for (uintptr_t i = 1; i < count; i++) {
-        if (!describe(array(list, i), &out->other, &out->failure) || !same(&out->first, &out->other)) {
+        if (!describe(&blocks[i]->values, &out->other, &out->failure) || !same(&out->first, &out->other)) {
             return (int64_t)i;
         }
     }
     out->other = out->first;
     return -1;
-}
-
-/* The array at addresses[i] (for mtsgo_compare). */
-static const struct mts_array_t *array_at(const void *addresses, uintptr_t i) {
-    return (const struct mts_array_t *)((const uintptr_t *)addresses)[i];
-}
-
-int64_t mtsgo_compare_arrays(const uintptr_t *addresses, uintptr_t count, struct mtsgo_comparison *out) {
-    return mtsgo_compare(addresses, count, array_at, out);
 }

@@ -5,7 +5,7 @@ import "C"
 
 import "github.com/metatensor-go/metatensor/internal/core"
 
-// comparisonOf reads what mtsgo_compare (fastpath_compare_arrays.c) found for a fast path: the
+// comparisonOf reads what mtsgo_compare_blocks (fastpath_compare_arrays.c) found for a fast path: the
 // descriptions, or the error of the member that failed.
 func comparisonOf(out *C.struct_mtsgo_comparison) (first, other core.ArrayDescription, err error) {
 	first, other = descriptionFromC(out.first), descriptionFromC(out.other)

@@ -81,26 +81,6 @@ static int plain_call(const struct mts_block_t *block, const char *parameter, co
  * failure whose error is recorded already. */
 enum answer { AGREED, REFUSED, FAILED };
 
-/* The device of labels, asked as Go asks it (not at all for the library's own). */
-static int labels_device(const struct mts_labels_t *labels, DLDevice *device) {
-    device->device_type = kDLCPU;
-    device->device_id = 0;
-    return labels->cpu_values || mtsgo_array_device(&labels->array, device) == MTS_SUCCESS;
-}
-
-/* The CPU values of labels with entries, read by Go (which publishes them) the first time;
- * NULL when that failed, with *failure its status (the error is recorded). */
-static const int32_t *labels_values(struct mts_labels_t *labels, mts_status_t *failure) {
-    const int32_t *values = __atomic_load_n(&labels->values, __ATOMIC_ACQUIRE);
-    if (values == NULL) {
-        *failure = mtsgo_labels_read_values(labels);
-        if (*failure == MTS_SUCCESS) {
-            values = __atomic_load_n(&labels->values, __ATOMIC_ACQUIRE);
-        }
-    }
-    return values;
-}
-
 /* Checks the gradient's samples as the core does: their device, then (unless on the meta
  * device) the range of their "sample" values. */
 static enum answer check_samples(const struct mts_block_t *block, struct mts_labels_t *samples,
@@ -109,14 +89,14 @@ static enum answer check_samples(const struct mts_block_t *block, struct mts_lab
     if (samples->count == 0) {
         return AGREED;
     }
-    if (!labels_device(samples, &device)) {
-        asked->samples_failed = 1;
+    if (!mtsgo_labels_device(samples, &device)) {
+        asked->device_failed = 1;
         return REFUSED;
     }
     if (device.device_type == kDLExtDev) {
         return AGREED; /* nothing can be read there */
     }
-    const int32_t *values = labels_values(samples, failure);
+    const int32_t *values = mtsgo_labels_cpu_values(samples, failure);
     if (values == NULL) {
         return FAILED;
     }
@@ -140,8 +120,8 @@ static enum answer equal_labels(struct mts_labels_t *a, struct mts_labels_t *b, 
     if (a == b) {
         return AGREED;
     }
-    if (!labels_device(a, &device_a) || !labels_device(b, &device_b)) {
-        asked->labels_failed = 1;
+    if (!mtsgo_labels_device(a, &device_a) || !mtsgo_labels_device(b, &device_b)) {
+        asked->device_failed = 1;
         return REFUSED;
     }
     if (device_a.device_type != device_b.device_type || device_a.device_id != device_b.device_id) {
@@ -151,8 +131,8 @@ static enum answer equal_labels(struct mts_labels_t *a, struct mts_labels_t *b, 
     if (device_a.device_type == kDLExtDev || a->count == 0 || a->size == 0) {
         return AGREED;
     }
-    const int32_t *values_a = labels_values(a, failure);
-    const int32_t *values_b = values_a != NULL ? labels_values(b, failure) : NULL;
+    const int32_t *values_a = mtsgo_labels_cpu_values(a, failure);
+    const int32_t *values_b = values_a != NULL ? mtsgo_labels_cpu_values(b, failure) : NULL;
     if (values_b == NULL) {
         return FAILED;
     }
@@ -165,8 +145,8 @@ static enum answer equal_labels(struct mts_labels_t *a, struct mts_labels_t *b, 
  * a FAILED answer. */
 static enum answer ask(struct mts_block_t *block, struct mts_block_t *gradient, struct mtsgo_gradient_asked *asked,
                        mts_status_t *failure) {
-    uintptr_t arrays[2] = {(uintptr_t)&block->values, (uintptr_t)&gradient->values};
-    if (mtsgo_compare_arrays(arrays, 2, &asked->comparison) >= 0) {
+    struct mts_block_t *both[2] = {block, gradient};
+    if (mtsgo_compare_blocks(both, 2, &asked->comparison) >= 0) {
         return REFUSED;
     }
     enum answer answer = check_samples(block, gradient->samples, asked, failure);

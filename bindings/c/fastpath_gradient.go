@@ -19,14 +19,11 @@ func mtsgo_gradient_refused(asked *C.struct_mtsgo_gradient_asked) (status C.mts_
 	if err == nil {
 		err = core.GradientDataError(values, gradient)
 	}
-	if err == nil && asked.samples_failed != 0 {
+	if err == nil && asked.device_failed != 0 {
 		err = failed("device")
 	}
 	if err == nil && asked.samples_read != 0 {
 		err = core.GradientSamplesError(int32(asked.lowest), int32(asked.highest), int(asked.samples))
-	}
-	if err == nil && asked.labels_failed != 0 {
-		err = failed("device")
 	}
 	if differ := int(asked.labels_differ); err == nil && differ >= 0 {
 		name := ""

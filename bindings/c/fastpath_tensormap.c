@@ -45,22 +45,14 @@ static int plain_blocks(struct mts_block_t *const *blocks, uintptr_t count) {
     return 1;
 }
 
-/* The values array of block i of a list of blocks (for mtsgo_compare). */
-static const struct mts_array_t *block_values(const void *blocks, uintptr_t i) {
-    return &((struct mts_block_t *const *)blocks)[i]->values;
-}
-
 /* Asks the blocks' arrays and then the keys what NewTensorMap asks; returns whether all
  * agree, the answers in asked. */
 static int same_data(const struct mts_labels_t *keys, struct mts_block_t *const *blocks, uintptr_t count,
                      struct mtsgo_tensormap_asked *asked) {
-    if (mtsgo_compare(blocks, count, block_values, &asked->comparison) >= 0) {
+    if (mtsgo_compare_blocks(blocks, count, &asked->comparison) >= 0) {
         return 0;
     }
-    if (keys->cpu_values) {
-        asked->keys_device.device_type = kDLCPU;
-        asked->keys_device.device_id = 0;
-    } else if (mtsgo_array_device(&keys->array, &asked->keys_device) != MTS_SUCCESS) {
+    if (!mtsgo_labels_device(keys, &asked->keys_device)) {
         asked->keys_failed = 1;
         return 0;
     }

@@ -78,18 +78,26 @@ mts_status_t mtsgo_c_labels_values(const struct mts_labels_t *labels, struct mts
     return MTS_SUCCESS;
 }
 
+const int32_t *mtsgo_labels_cpu_values(struct mts_labels_t *labels, mts_status_t *status) {
+    const int32_t *values = __atomic_load_n(&labels->values, __ATOMIC_ACQUIRE);
+    if (values == NULL) {
+        *status = mtsgo_labels_read_values(labels);
+        if (*status == MTS_SUCCESS) {
+            values = __atomic_load_n(&labels->values, __ATOMIC_ACQUIRE);
+        }
+    }
+    return values;
+}
+
 mts_status_t mtsgo_c_labels_values_cpu(const struct mts_labels_t *labels, const int32_t **values,
                                        uintptr_t *count, uintptr_t *size) {
     struct mts_labels_t *shared = (struct mts_labels_t *)labels;
     const int32_t *cpu = NO_VALUES;
     if (shared->count != 0 && shared->size != 0) {
-        cpu = __atomic_load_n(&shared->values, __ATOMIC_ACQUIRE);
+        mts_status_t status = MTS_SUCCESS;
+        cpu = mtsgo_labels_cpu_values(shared, &status);
         if (cpu == NULL) {
-            mts_status_t status = mtsgo_labels_read_values(shared);
-            if (status != MTS_SUCCESS) {
-                return status;
-            }
-            cpu = __atomic_load_n(&shared->values, __ATOMIC_ACQUIRE);
+            return status;
         }
     }
     *values = cpu;

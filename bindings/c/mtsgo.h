@@ -132,6 +132,10 @@ struct mts_labels_t {
     int cpu_values;
 };
 
+/* The CPU values of labels with entries, read by Go (which publishes them) the first time;
+ * NULL when that failed, with *status its status (the error is recorded). */
+const int32_t *mtsgo_labels_cpu_values(struct mts_labels_t *labels, mts_status_t *status);
+
 /* Publishes the CPU values of labels to every thread. */
 void mtsgo_labels_publish_values(struct mts_labels_t *labels, const int32_t *values);
 

@@ -527,6 +527,19 @@ static void test_create_errors(void) {
     CHECK_INT_EQ(ta_live(), live);
 }
 
+/* two new blocks made by simple_block (values 0 and 1), their arrays in values[] */
+static void counted_blocks(mts_block_t *blocks[2], struct test_array *values[2]) {
+    blocks[0] = simple_block(0, &values[0]);
+    blocks[1] = simple_block(1, &values[1]);
+}
+
+/* both arrays were destroyed exactly once: 2 checks */
+#define CHECK_BOTH_DESTROYED(values)                       \
+    do {                                                   \
+        CHECK_INT_EQ(ta_calls((values)[0], TA_DESTROY), 1); \
+        CHECK_INT_EQ(ta_calls((values)[1], TA_DESTROY), 1); \
+    } while (0)
+
 /* Blocks that nothing read since mts_block: mts_tensormap asks each array its
  * origin, device and dtype once, in block order, then the keys their device
  * once, and nothing more when the tensor map is used; a failing callback
@@ -544,7 +557,8 @@ static void test_create_asks_once(void) {
     };
     for (size_t m = 0; m < ARRAY_SIZE(members); m++) {
         struct test_array *values[2];
-        mts_block_t *blocks[2] = {simple_block(0, &values[0]), simple_block(1, &values[1])};
+        mts_block_t *blocks[2];
+        counted_blocks(blocks, values);
         int before[2][3], after[2][3];
         ta_description_calls(values[0], before[0]);
         ta_description_calls(values[1], before[1]);
@@ -583,13 +597,13 @@ static void test_create_asks_once(void) {
             CHECK_STR_EQ(last_message(), messages[m]);
             CHECK_STR_EQ(last_error().origin, TA_ERROR_ORIGIN);
         }
-        CHECK_INT_EQ(ta_calls(values[0], TA_DESTROY), 1);
-        CHECK_INT_EQ(ta_calls(values[1], TA_DESTROY), 1);
+        CHECK_BOTH_DESTROYED(values);
     }
 
     /* the keys' device failing */
     struct test_array *values[2];
-    mts_block_t *blocks[2] = {simple_block(0, &values[0]), simple_block(1, &values[1])};
+    mts_block_t *blocks[2];
+    counted_blocks(blocks, values);
     ta_set_fail(keys_array, TA_DEVICE, MTS_CALLBACK_ERROR, NULL);
     set_stale_error();
     CHECK(mts_tensormap(keys, blocks, 2) == NULL);
@@ -597,32 +611,27 @@ static void test_create_asks_once(void) {
     CHECK_STR_EQ(last_error().origin, TA_ERROR_ORIGIN);
     ta_set_fail(keys_array, TA_NONE, MTS_SUCCESS, NULL);
     CHECK(blocks[0] == NULL && blocks[1] == NULL);
-    CHECK_INT_EQ(ta_calls(values[0], TA_DESTROY), 1);
-    CHECK_INT_EQ(ta_calls(values[1], TA_DESTROY), 1);
+    CHECK_BOTH_DESTROYED(values);
 
     /* a block read from the tensor map and used (Go makes that block alone), then the
      * tensor map freed: every block goes */
-    blocks[0] = simple_block(0, &values[0]);
-    blocks[1] = simple_block(1, &values[1]);
+    counted_blocks(blocks, values);
     mts_tensormap_t *read = mts_tensormap(keys, blocks, 2);
     CHECK(read != NULL);
     const mts_labels_t *samples = mts_block_labels(block_at(read, 0), 0);
     CHECK(samples != NULL);
     mts_labels_free(samples);
     CHECK_STATUS(mts_tensormap_free(read), MTS_SUCCESS);
-    CHECK_INT_EQ(ta_calls(values[0], TA_DESTROY), 1);
-    CHECK_INT_EQ(ta_calls(values[1], TA_DESTROY), 1);
+    CHECK_BOTH_DESTROYED(values);
 
     /* a tensor map freed without any other use releases everything */
-    blocks[0] = simple_block(0, &values[0]);
-    blocks[1] = simple_block(1, &values[1]);
+    counted_blocks(blocks, values);
     mts_tensormap_t *tensor = mts_tensormap(keys, blocks, 2);
     CHECK(tensor != NULL);
     mts_labels_free(keys);
     CHECK_INT_EQ(ta_calls(keys_array, TA_DESTROY), 0);
     CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
-    CHECK_INT_EQ(ta_calls(values[0], TA_DESTROY), 1);
-    CHECK_INT_EQ(ta_calls(values[1], TA_DESTROY), 1);
+    CHECK_BOTH_DESTROYED(values);
     CHECK_INT_EQ(ta_calls(keys_array, TA_DESTROY), 1);
     CHECK_INT_EQ(ta_live(), live);
 }
@@ -666,8 +675,7 @@ static void test_create_with_gradients(void) {
         CHECK(gradient != NULL && block_array(gradient) == gradient_values[i]);
     }
     CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
-    CHECK_INT_EQ(ta_calls(gradient_values[0], TA_DESTROY), 1);
-    CHECK_INT_EQ(ta_calls(gradient_values[1], TA_DESTROY), 1);
+    CHECK_BOTH_DESTROYED(gradient_values);
 
     /* other parameters: refused once the arrays are asked, the blocks go */
     blocks[0] = block_with_gradient(s, p, "g", gradient_samples, &gradient_values[0]);
@@ -676,8 +684,7 @@ static void test_create_with_gradients(void) {
     CHECK(mts_tensormap(keys, blocks, 2) == NULL);
     CHECK_STR_EQ(last_message(), GRADIENTS_MESSAGE);
     CHECK(blocks[0] == NULL && blocks[1] == NULL);
-    CHECK_INT_EQ(ta_calls(gradient_values[0], TA_DESTROY), 1);
-    CHECK_INT_EQ(ta_calls(gradient_values[1], TA_DESTROY), 1);
+    CHECK_BOTH_DESTROYED(gradient_values);
 
     /* a block freed alone frees its gradient */
     blocks[0] = block_with_gradient(s, p, "g", gradient_samples, &gradient_values[0]);
