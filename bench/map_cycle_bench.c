@@ -16,9 +16,11 @@
  *   read_N       the pipeline with one read of the map before its free: a block
  *                (mts_tensormap_block_by_id of the last one), for N = 1, 10 and 10,000 in the
  *                base setting
- *   dtype_N      the same with mts_tensormap_dtype as the read: our library makes the tensor
- *                map in Go for it, which read_N does not need; both show what a user pays
- *                when a map built in C is used
+ *   dtype_N      the same with mts_tensormap_dtype as the read (our library answers it in C
+ *                for a map built in C, as it does the reads of blocks)
+ *   info_N       the same with mts_tensormap_info_keys as the read, which our library answers
+ *                in Go: it makes the tensor map in Go then, which read_N and dtype_N do not
+ *                need. The three show what a user pays when a map built in C is used
  * Other settings, for N = 10 and 10,000 (the id ends with the setting's name):
  *   _loaded      the samples and properties labels are loaded from buffers
  *                (mts_labels_load_buffer): labels whose values the library owns
@@ -224,7 +226,7 @@ static int blocks_make(const struct cycle_setting *s, mts_block_t **blocks, uint
 }
 
 /* What a case times of the cycle blocks -> map (-> read) -> free, and the read. */
-enum timed { TIME_BLOCKS, TIME_MAP, TIME_ALL, TIME_ALL_READ, TIME_ALL_DTYPE };
+enum timed { TIME_BLOCKS, TIME_MAP, TIME_ALL, TIME_ALL_READ, TIME_ALL_DTYPE, TIME_ALL_INFO };
 
 /* Builds a map of `count` blocks, reads it as `timed` says, and frees it; the blocks are taken
  * by the map. */
@@ -242,6 +244,10 @@ static int map_cycle(const mts_labels_t *keys, mts_block_t **blocks, uintptr_t c
     } else if (timed == TIME_ALL_DTYPE) {
         DLDataType dtype;
         result = bench_status(mts_tensormap_dtype(map, &dtype), "mts_tensormap_dtype");
+    } else if (timed == TIME_ALL_INFO) {
+        const char *const *info_keys = NULL;
+        uintptr_t info_count = 0;
+        result = bench_status(mts_tensormap_info_keys(map, &info_keys, &info_count), "mts_tensormap_info_keys");
     }
     int freed = bench_status(mts_tensormap_free(map), "mts_tensormap_free");
     return result != 0 ? result : freed;
@@ -310,12 +316,14 @@ static int run_cycle(void *context, uint64_t n, double *elapsed_ns) {
      &(struct cycle_case){N, TIME_ALL, SETTING}}
 
 /* The pipeline of N blocks in the base setting with one read of the map before it is freed:
- * a block, or the dtype. */
+ * a block, the dtype, or the info keys. */
 #define READ_CASES(N)                                                                                      \
     {"map_read_" #N, #N " x mts_block + mts_tensormap + block_by_id + free", "map", run_cycle,            \
      &(struct cycle_case){N, TIME_ALL_READ, SHARED}},                                                       \
     {"map_dtype_" #N, #N " x mts_block + mts_tensormap + dtype + free", "map", run_cycle,                 \
-     &(struct cycle_case){N, TIME_ALL_DTYPE, SHARED}}
+     &(struct cycle_case){N, TIME_ALL_DTYPE, SHARED}},                                                      \
+    {"map_info_" #N, #N " x mts_block + mts_tensormap + info_keys + free", "map", run_cycle,              \
+     &(struct cycle_case){N, TIME_ALL_INFO, SHARED}}
 
 static const bench_case CASES[] = {
     CYCLE_CASES(10, SHARED, "_10", ""),
@@ -342,7 +350,7 @@ static const bench_case CASES[] = {
 int main(int argc, char **argv) {
     return bench_main(argc, argv, CASES, CASES_COUNT, (const void *)mts_tensormap,
                       "per map: blocks_N times the mts_block calls only, build_N mts_tensormap + "
-                      "mts_tensormap_free only (blocks made before), pipeline_N all three, read_N and "
-                      "dtype_N all three and a read of the map",
+                      "mts_tensormap_free only (blocks made before), pipeline_N all three, read_N, "
+                      "dtype_N and info_N all three and a read of the map",
                       "metatensor-go.bench.map-cycle", setting_free);
 }

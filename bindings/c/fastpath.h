@@ -17,11 +17,12 @@
 #define MTSGO_FASTPATH_RELEASE 8u  /* mts_tensormap_free, records freed in one call (fastpath_release.c) */
 #define MTSGO_FASTPATH_TENSORMAP 16u /* mts_tensormap, its free, blocks and keys (fastpath_tensormap.c) */
 #define MTSGO_FASTPATH_GRADIENT 32u  /* mts_block_add_gradient of blocks made in C (fastpath_gradient.c) */
+#define MTSGO_FASTPATH_READS 64u     /* reads of blocks and tensor maps made in C (fastpath_reads.c) */
 
 /* The fast paths switched on, read once when the library is loaded from the environment
  * variable MTSGO_FASTPATHS: a comma-separated list of words read in order from "all on":
- * "off" switches every fast path off, a name (labels, unique, block, release, tensormap, gradient)
- * switches it on, "-name" off. So "off" gives the plain paths only, "-release" every fast
+ * "off" switches every fast path off, a name (labels, unique, block, release, tensormap, gradient,
+ * reads) switches it on, "-name" off. So "off" gives the plain paths only, "-release" every fast
  * path but release, "off,block" the block fast path only. */
 extern unsigned mtsgo_fastpaths;
 

@@ -334,6 +334,8 @@ struct mts_block_t *mts_block_copy(const struct mts_block_t *block) {
     return mtsgo_handle_of_result(result);
 }
 
+const struct mts_labels_t *mtsgo_c_block_labels(const struct mts_block_t *block, uintptr_t axis);
+
 const struct mts_labels_t *mts_block_labels(const struct mts_block_t *block, uintptr_t axis) {
     if (block == NULL) {
         mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
@@ -343,7 +345,7 @@ const struct mts_labels_t *mts_block_labels(const struct mts_block_t *block, uin
     if (block_record == NULL) {
         return NULL;
     }
-    const struct mts_labels_t *result = mtsgo_block_labels((struct mts_block_t *)block_record, axis);
+    const struct mts_labels_t *result = mtsgo_c_block_labels(block_record, axis);
     return mtsgo_handle_of_result(result);
 }
 
@@ -368,6 +370,8 @@ mts_status_t mts_block_gradient(struct mts_block_t *block, const char *parameter
     return status;
 }
 
+mts_status_t mtsgo_c_block_data(struct mts_block_t *block, struct mts_array_t *data);
+
 mts_status_t mts_block_data(struct mts_block_t *block, struct mts_array_t *data) {
     if (block == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
@@ -379,7 +383,7 @@ mts_status_t mts_block_data(struct mts_block_t *block, struct mts_array_t *data)
     if (block_record == NULL) {
         return MTS_INVALID_PARAMETER_ERROR;
     }
-    return mtsgo_block_data(block_record, data);
+    return mtsgo_c_block_data(block_record, data);
 }
 
 mts_status_t mtsgo_c_block_add_gradient(struct mts_block_t *block, const char *parameter, struct mts_block_t *gradient);
@@ -405,6 +409,8 @@ mts_status_t mts_block_add_gradient(struct mts_block_t *block, const char *param
     return mtsgo_c_block_add_gradient(block_record, parameter, gradient_record);
 }
 
+mts_status_t mtsgo_c_block_gradients_list(const struct mts_block_t *block, const char *const **parameters, uintptr_t *parameters_count);
+
 mts_status_t mts_block_gradients_list(const struct mts_block_t *block, const char *const **parameters, uintptr_t *parameters_count) {
     if (block == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
@@ -419,8 +425,10 @@ mts_status_t mts_block_gradients_list(const struct mts_block_t *block, const cha
     if (block_record == NULL) {
         return MTS_INVALID_PARAMETER_ERROR;
     }
-    return mtsgo_block_gradients_list((struct mts_block_t *)block_record, (char ***)parameters, parameters_count);
+    return mtsgo_c_block_gradients_list(block_record, parameters, parameters_count);
 }
+
+mts_status_t mtsgo_c_block_device(const struct mts_block_t *block, DLDevice *device);
 
 mts_status_t mts_block_device(const struct mts_block_t *block, DLDevice *device) {
     if (block == NULL) {
@@ -433,8 +441,10 @@ mts_status_t mts_block_device(const struct mts_block_t *block, DLDevice *device)
     if (block_record == NULL) {
         return MTS_INVALID_PARAMETER_ERROR;
     }
-    return mtsgo_block_device((struct mts_block_t *)block_record, device);
+    return mtsgo_c_block_device(block_record, device);
 }
+
+mts_status_t mtsgo_c_block_dtype(const struct mts_block_t *block, DLDataType *dtype);
 
 mts_status_t mts_block_dtype(const struct mts_block_t *block, DLDataType *dtype) {
     if (block == NULL) {
@@ -447,7 +457,7 @@ mts_status_t mts_block_dtype(const struct mts_block_t *block, DLDataType *dtype)
     if (block_record == NULL) {
         return MTS_INVALID_PARAMETER_ERROR;
     }
-    return mtsgo_block_dtype((struct mts_block_t *)block_record, dtype);
+    return mtsgo_c_block_dtype(block_record, dtype);
 }
 
 struct mts_tensormap_t *mtsgo_c_tensormap(const struct mts_labels_t *keys, struct mts_block_t **blocks, uintptr_t blocks_count);
@@ -654,6 +664,8 @@ mts_status_t mts_tensormap_info_keys(const struct mts_tensormap_t *tensor, const
     return mtsgo_tensormap_info_keys((struct mts_tensormap_t *)tensor_record, (char ***)keys, keys_count);
 }
 
+mts_status_t mtsgo_c_tensormap_device(const struct mts_tensormap_t *tensor, DLDevice *device);
+
 mts_status_t mts_tensormap_device(const struct mts_tensormap_t *tensor, DLDevice *device) {
     if (tensor == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
@@ -665,8 +677,10 @@ mts_status_t mts_tensormap_device(const struct mts_tensormap_t *tensor, DLDevice
     if (tensor_record == NULL) {
         return MTS_INVALID_PARAMETER_ERROR;
     }
-    return mtsgo_tensormap_device((struct mts_tensormap_t *)tensor_record, device);
+    return mtsgo_c_tensormap_device(tensor_record, device);
 }
+
+mts_status_t mtsgo_c_tensormap_dtype(const struct mts_tensormap_t *tensor, DLDataType *dtype);
 
 mts_status_t mts_tensormap_dtype(const struct mts_tensormap_t *tensor, DLDataType *dtype) {
     if (tensor == NULL) {
@@ -679,7 +693,7 @@ mts_status_t mts_tensormap_dtype(const struct mts_tensormap_t *tensor, DLDataTyp
     if (tensor_record == NULL) {
         return MTS_INVALID_PARAMETER_ERROR;
     }
-    return mtsgo_tensormap_dtype((struct mts_tensormap_t *)tensor_record, dtype);
+    return mtsgo_c_tensormap_dtype(tensor_record, dtype);
 }
 
 const struct mts_labels_t *mts_labels_load(const char *path) {

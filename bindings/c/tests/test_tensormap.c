@@ -621,6 +621,9 @@ static void test_create_asks_once(void) {
     const mts_labels_t *samples = mts_block_labels(block_at(read, 0), 0);
     CHECK(samples != NULL);
     mts_labels_free(samples);
+    mts_block_t *copy = mts_block_copy(block_at(read, 0)); /* a use of the block by Go */
+    CHECK(copy != NULL);
+    mts_block_free(copy);
     CHECK_STATUS(mts_tensormap_free(read), MTS_SUCCESS);
     CHECK_BOTH_DESTROYED(values);
 
@@ -694,8 +697,68 @@ static void test_create_with_gradients(void) {
     CHECK_INT_EQ(ta_live(), live);
 }
 
-/* Threads reading one new tensor map at once (Go makes it for the first dtype) all see the
- * same dtype, keys and block. */
+/* The blocks of a new tensor map are read as the reference reads them: their labels and
+ * values without asking the values anything, their device and dtype with one call each, a
+ * failing call giving the callback's error and leaving the values to the block. */
+static void test_block_reads(void) {
+    long live = ta_live();
+    const mts_labels_t *keys = range(NAMES_K, 2);
+    struct test_array *values[2];
+    mts_block_t *blocks[2];
+    counted_blocks(blocks, values);
+    mts_tensormap_t *tensor = mts_tensormap(keys, blocks, 2);
+    CHECK(tensor != NULL);
+    mts_block_t *block = block_at(tensor, 1);
+    int before[3], after[3];
+    ta_description_calls(values[1], before);
+
+    static const int32_t samples[] = {0, 1, 2}, properties[] = {0, 1};
+    CHECK_BLOCK_LABELS(block, 0, NAMES_S, 1, samples, 3);
+    CHECK_BLOCK_LABELS(block, 1, NAMES_P, 1, properties, 2);
+    set_stale_error();
+    CHECK(mts_block_labels(block, 2) == NULL);
+    CHECK_STR_EQ(last_message(), "invalid parameter: tried to get the labels for axis 2, but we "
+                                 "only have 2 axes for this block");
+    mts_array_t data = {0}; /* the reference releases what the output held */
+    CHECK_STATUS(mts_block_data(block, &data), MTS_SUCCESS);
+    CHECK(ta_cast(data.ptr) == values[1] && data.destroy == NULL);
+    const char *const *parameters = (const char *const *)&parameters;
+    uintptr_t count = 1;
+    CHECK_STATUS(mts_block_gradients_list(block, &parameters, &count), MTS_SUCCESS);
+    CHECK_INT_EQ(count, 0);
+    ta_description_calls(values[1], after);
+    CHECK(memcmp(before, after, sizeof(before)) == 0);
+
+    DLDevice device = CUDA1;
+    DLDataType dtype = TA_INT32;
+    CHECK_STATUS(mts_block_device(block, &device), MTS_SUCCESS);
+    CHECK(device.device_type == kDLCPU && device.device_id == 0);
+    CHECK_STATUS(mts_block_dtype(block, &dtype), MTS_SUCCESS);
+    CHECK(ta_dtype_eq(dtype, TA_FLOAT64));
+    ta_description_calls(values[1], after);
+    CHECK_INT_EQ(after[0], before[0]);
+    CHECK_INT_EQ(after[1], before[1] + 1);
+    CHECK_INT_EQ(after[2], before[2] + 1);
+
+    ta_set_fail(values[1], TA_DEVICE, MTS_CALLBACK_ERROR, NULL);
+    CHECK_STATUS(mts_block_device(block, &device), MTS_CALLBACK_ERROR);
+    CHECK_STR_EQ(last_message(), "calling mts_array_t.device failed: test array: device failed on purpose");
+    CHECK_STR_EQ(last_error().origin, TA_ERROR_ORIGIN);
+    ta_set_fail(values[1], TA_DTYPE, MTS_CALLBACK_ERROR, NULL);
+    CHECK_STATUS(mts_block_dtype(block, &dtype), MTS_CALLBACK_ERROR);
+    CHECK_STR_EQ(last_message(), "calling mts_array_t.dtype failed: test array: dtype failed on purpose");
+    ta_set_fail(values[1], TA_NONE, MTS_SUCCESS, NULL);
+    clear_error();
+    CHECK_INT_EQ(ta_calls(values[1], TA_DESTROY), 0);
+
+    CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
+    CHECK_BOTH_DESTROYED(values);
+    mts_labels_free(keys);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* Threads reading one new tensor map at once (Go makes it for the first read of its info)
+ * all see the same info, dtype, keys and block. */
 #define READERS 4
 static pthread_barrier_t readers_barrier;
 
@@ -705,12 +768,17 @@ struct reader {
     DLDataType dtype;
     mts_block_t *block;
     const mts_labels_t *keys;
+    uintptr_t info_keys; /* a read Go answers */
 };
 
 static void *read_tensor(void *argument) {
     struct reader *reader = argument;
     pthread_barrier_wait(&readers_barrier);
-    reader->status = mts_tensormap_dtype(reader->tensor, &reader->dtype);
+    const char *const *info_keys = NULL;
+    reader->status = mts_tensormap_info_keys(reader->tensor, &info_keys, &reader->info_keys);
+    if (reader->status == MTS_SUCCESS) {
+        reader->status = mts_tensormap_dtype(reader->tensor, &reader->dtype);
+    }
     reader->keys = mts_tensormap_keys(reader->tensor);
     reader->block = block_at(reader->tensor, 1);
     return NULL;
@@ -728,13 +796,14 @@ static void test_concurrent_first_reads(void) {
         pthread_t threads[READERS];
         struct reader readers[READERS];
         for (int i = 0; i < READERS; i++) {
-            readers[i] = (struct reader){tensor, -1, {0, 0, 0}, NULL, NULL};
+            readers[i] = (struct reader){tensor, -1, {0, 0, 0}, NULL, NULL, 1};
             CHECK_INT_EQ(pthread_create(&threads[i], NULL, read_tensor, &readers[i]), 0);
         }
         for (int i = 0; i < READERS; i++) {
             CHECK_INT_EQ(pthread_join(threads[i], NULL), 0);
             CHECK_STATUS(readers[i].status, MTS_SUCCESS);
             CHECK_INT_EQ(readers[i].dtype.bits, 64);
+            CHECK_INT_EQ(readers[i].info_keys, 0);
             CHECK(readers[i].keys == keys);
             CHECK(readers[i].block == readers[0].block && block_array(readers[i].block) == second);
             mts_labels_free(readers[i].keys);
@@ -1290,6 +1359,7 @@ int main(void) {
     test_create_errors();
     test_create_asks_once();
     test_create_with_gradients();
+    test_block_reads();
     test_concurrent_first_reads();
     test_info();
     test_device_and_dtype();
