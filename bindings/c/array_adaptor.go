@@ -40,6 +40,15 @@ func newEmptyCArray() *cArray {
 	return &cArray{raw: raw, allocated: true}
 }
 
+// createdCArray adopts the array a member created, in C memory the generated helper
+// allocated; NULL means that memory ran out before the member was called.
+func createdCArray(raw *C.struct_mts_array_t) *cArray {
+	if raw == nil {
+		panic(core.Errorf(core.InternalError, "out of memory allocating an array"))
+	}
+	return &cArray{raw: raw, allocated: true}
+}
+
 // filledBy runs a callback filling a new array: the array when it succeeds, nil (and the
 // struct freed) when it fails.
 func filledBy(fill func(created *C.struct_mts_array_t) C.mts_status_t) (*cArray, bool) {
@@ -95,16 +104,14 @@ func shapeFromC(shape *C.uintptr_t, count C.uintptr_t) ([]uintptr, error) {
 	return append([]uintptr(nil), unsafe.Slice((*uintptr)(unsafe.Pointer(shape)), count)...), nil
 }
 
-// borrowedView is the C array behind a value a member borrows (create's fill value): a copy
-// without destroy, so the callee can not release it.
-func borrowedView(value core.Array, message string) (C.struct_mts_array_t, error) {
+// borrowedRaw is the C array behind a value a member borrows (create's fill value); the
+// generated C helper passes the member a copy without destroy, so it can not release it.
+func borrowedRaw(value core.Array, message string) (*C.struct_mts_array_t, error) {
 	c, ok := value.(*cArray)
 	if !ok {
-		return C.struct_mts_array_t{}, core.Errorf(core.InternalError, "%s", message)
+		return nil, core.Errorf(core.InternalError, "%s", message)
 	}
-	view := *c.raw
-	view.destroy = nil
-	return view, nil
+	return c.raw, nil
 }
 
 // sameKindData is the data pointer of move_data's input, which must be a C array too.

@@ -65,13 +65,11 @@ func (a *cArray) FromDLPack(dlManagedTensor *core.Tensor) (core.Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	created, ok := filledBy(func(out *C.struct_mts_array_t) C.mts_status_t {
-		return C.mtsgo_array_from_dlpack(a.raw, dlManagedTensorC, out)
-	})
-	if !ok {
+	result := C.mtsgo_array_from_dlpack_value(a.raw, dlManagedTensorC)
+	if result.status != C.MTS_SUCCESS {
 		return nil, failed("from_dlpack")
 	}
-	return created, nil
+	return createdCArray(result.new_array), nil
 }
 
 // Shape calls mts_array_t.shape.
@@ -113,17 +111,15 @@ func (a *cArray) Create(shape []uintptr, fillValue core.Array) (core.Array, erro
 	if a.raw.create == nil {
 		return nil, missing("create")
 	}
-	fillValueC, err := borrowedView(fillValue, "the fill value of mts_array_t.create must be a C array")
+	fillValueC, err := borrowedRaw(fillValue, "the fill value of mts_array_t.create must be a C array")
 	if err != nil {
 		return nil, err
 	}
-	created, ok := filledBy(func(out *C.struct_mts_array_t) C.mts_status_t {
-		return C.mtsgo_array_create(a.raw, sizesToC(shape), C.uintptr_t(len(shape)), fillValueC, out)
-	})
-	if !ok {
+	result := C.mtsgo_array_create_value(a.raw, sizesToC(shape), C.uintptr_t(len(shape)), fillValueC)
+	if result.status != C.MTS_SUCCESS {
 		return nil, failed("create")
 	}
-	return created, nil
+	return createdCArray(result.new_array), nil
 }
 
 // Copy calls mts_array_t.copy.
@@ -131,13 +127,11 @@ func (a *cArray) Copy(device core.Device) (core.Array, error) {
 	if a.raw.copy == nil {
 		return nil, missing("copy")
 	}
-	created, ok := filledBy(func(out *C.struct_mts_array_t) C.mts_status_t {
-		return C.mtsgo_array_copy(a.raw, deviceToC(device), out)
-	})
-	if !ok {
+	result := C.mtsgo_array_copy_value(a.raw, deviceToC(device))
+	if result.status != C.MTS_SUCCESS {
 		return nil, failed("copy")
 	}
-	return created, nil
+	return createdCArray(result.new_array), nil
 }
 
 // MoveData calls mts_array_t.move_data.

@@ -3,6 +3,8 @@
 #ifndef MTSGO_TRAMPOLINE_VALUES_GEN_H
 #define MTSGO_TRAMPOLINE_VALUES_GEN_H
 
+#include <stdlib.h>
+
 #include "trampolines_gen.h"
 
 /* The out parameters of mts_array_t.origin and its status. */
@@ -53,6 +55,26 @@ static inline struct mtsgo_array_as_dlpack_result mtsgo_array_as_dlpack_value(co
     return result;
 }
 
+/* mts_array_t.from_dlpack, with new_array allocated here: NULL when the call failed or memory ran out. */
+struct mtsgo_array_from_dlpack_result {
+    mts_status_t status;
+    struct mts_array_t *new_array;
+};
+
+static inline struct mtsgo_array_from_dlpack_result mtsgo_array_from_dlpack_value(const struct mts_array_t *array, struct DLManagedTensorVersioned *dl_managed_tensor) {
+    struct mtsgo_array_from_dlpack_result result = {0};
+    result.new_array = calloc(1, sizeof(struct mts_array_t));
+    if (result.new_array == NULL) {
+        return result;
+    }
+    result.status = mtsgo_array_from_dlpack(array, dl_managed_tensor, result.new_array);
+    if (result.status != MTS_SUCCESS) {
+        free(result.new_array);
+        result.new_array = NULL;
+    }
+    return result;
+}
+
 /* The out parameters of mts_array_t.shape and its status. */
 struct mtsgo_array_shape_result {
     mts_status_t status;
@@ -63,6 +85,48 @@ struct mtsgo_array_shape_result {
 static inline struct mtsgo_array_shape_result mtsgo_array_shape_value(const struct mts_array_t *array) {
     struct mtsgo_array_shape_result result = {0};
     result.status = mtsgo_array_shape(array, &result.shape, &result.shape_count);
+    return result;
+}
+
+/* mts_array_t.create, with new_array allocated here: NULL when the call failed or memory ran out. */
+struct mtsgo_array_create_result {
+    mts_status_t status;
+    struct mts_array_t *new_array;
+};
+
+static inline struct mtsgo_array_create_result mtsgo_array_create_value(const struct mts_array_t *array, const uintptr_t *shape, uintptr_t shape_count, const struct mts_array_t *fill_value) {
+    struct mtsgo_array_create_result result = {0};
+    struct mts_array_t fill_value_view = *fill_value;
+    fill_value_view.destroy = NULL;
+    result.new_array = calloc(1, sizeof(struct mts_array_t));
+    if (result.new_array == NULL) {
+        return result;
+    }
+    result.status = mtsgo_array_create(array, shape, shape_count, fill_value_view, result.new_array);
+    if (result.status != MTS_SUCCESS) {
+        free(result.new_array);
+        result.new_array = NULL;
+    }
+    return result;
+}
+
+/* mts_array_t.copy, with new_array allocated here: NULL when the call failed or memory ran out. */
+struct mtsgo_array_copy_result {
+    mts_status_t status;
+    struct mts_array_t *new_array;
+};
+
+static inline struct mtsgo_array_copy_result mtsgo_array_copy_value(const struct mts_array_t *array, DLDevice device) {
+    struct mtsgo_array_copy_result result = {0};
+    result.new_array = calloc(1, sizeof(struct mts_array_t));
+    if (result.new_array == NULL) {
+        return result;
+    }
+    result.status = mtsgo_array_copy(array, device, result.new_array);
+    if (result.status != MTS_SUCCESS) {
+        free(result.new_array);
+        result.new_array = NULL;
+    }
     return result;
 }
 

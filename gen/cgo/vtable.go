@@ -20,8 +20,9 @@ import (
 // goVtable is what the generators need to know of a vtable beyond the spec: the Go names of
 // the hand-written parts around the generated members.
 type goVtable struct {
-	// adaptor is the Go type holding a C vtable (its field raw points to the C struct).
-	adaptor string
+	// adaptor is the Go type holding a C vtable (its field raw points to the C struct);
+	// created makes the adaptor of a vtable a member created, in C memory it owns.
+	adaptor, created string
 	// exported is the Go type behind a vtable made by the library (its field array holds the
 	// Go value); call runs one member of it, turning errors and panics into a status.
 	exported, call string
@@ -36,6 +37,7 @@ type goVtable struct {
 var goVtables = map[string]goVtable{
 	"mts_array_t": {
 		adaptor:     "cArray",
+		created:     "createdCArray",
 		exported:    "exportedArray",
 		call:        "goArrayCall",
 		export:      "mtsgo_goarray_",
@@ -164,10 +166,11 @@ var conversions = map[string]conversion{
 		argFromC:    convert{spell: call("tensorFromC"), fallible: true},
 		resultToC:   convert{spell: call("tensorToCShared"), fallible: true},
 	},
-	// An array given to a member is borrowed; an array a member creates is owned by the caller.
+	// An array given to a member is borrowed (the C helper passes a copy without destroy); an
+	// array a member creates is owned by the caller.
 	"vtable.mts_array_t": {
 		goType: core("Array"), zero: jen.Nil(),
-		argToC: convert{spell: call("borrowedView", message(func(s site) string {
+		argToC: convert{spell: call("borrowedRaw", message(func(s site) string {
 			return fmt.Sprintf("the %s of %s must be a C array", words(s.param.Name), s.member)
 		})), fallible: true},
 		argFromC:  convert{spell: call("borrowedFromC")},
@@ -254,8 +257,19 @@ func valueHelper(v *spec.Vtable, m *spec.Method) string {
 	return cname.Trampoline(v.Name, m.Name) + "_value"
 }
 
-// byValue is true for the members Go calls through a value helper: a status, and out
-// parameters that are not vtables (those are filled in C memory given by Go).
+// creates is true for the members giving a new vtable, which Go calls through a value helper
+// allocating it (creatingHelper).
+func creates(m *spec.Method) bool {
+	for _, p := range m.Params {
+		if p.Direction == "out" && p.T.Kind == spec.KindVtable {
+			return true
+		}
+	}
+	return false
+}
+
+// byValue is true for the members Go calls through a value helper giving their out
+// parameters: a status, and out parameters that are not vtables (creates).
 func byValue(m *spec.Method) bool {
 	outs := 0
 	for _, p := range m.Params {

@@ -13,16 +13,21 @@ import (
 
 // The adaptor side: Go calling a C caller's vtable. Each member's Go method checks that the
 // member is set, converts its arguments, calls the trampoline and converts the result; a
-// failed status becomes failed(member) (hand-written, like missing, filledBy and the hooks
-// the conversions name).
+// failed status becomes failed(member) (hand-written, like missing, the adaptor of a created
+// vtable and the hooks the conversions name).
 
-// valueHelpers writes, for every member with out parameters but no vtable among them, a C
-// helper returning them by value with the status: a pointer to a Go variable passed to C
-// makes the variable escape to the Go heap, one allocation per call.
+// valueHelpers writes, for every member with out parameters, a C helper returning them by
+// value with the status: a pointer to a Go variable passed to C makes the variable escape to
+// the Go heap, one allocation per call. A vtable the member creates is allocated by the
+// helper (creatingHelper), in the same call into C.
 func valueHelpers(api *spec.API) []byte {
-	b := cFile("#ifndef MTSGO_TRAMPOLINE_VALUES_GEN_H\n#define MTSGO_TRAMPOLINE_VALUES_GEN_H\n\n#include \"trampolines_gen.h\"")
+	b := cFile("#ifndef MTSGO_TRAMPOLINE_VALUES_GEN_H\n#define MTSGO_TRAMPOLINE_VALUES_GEN_H\n\n#include <stdlib.h>\n\n#include \"trampolines_gen.h\"")
 	for _, v := range api.Vtables {
 		for _, m := range v.Methods {
+			if creates(m) {
+				creatingHelper(b, v, m)
+				continue
+			}
 			if !byValue(m) {
 				continue
 			}
@@ -46,6 +51,41 @@ func valueHelpers(api *spec.API) []byte {
 	}
 	b.WriteString("\n#endif\n")
 	return []byte(b.String())
+}
+
+// creatingHelper writes the value helper of a member creating a vtable: the new struct is
+// calloc'd before the call (the member is not called when memory runs out) and freed when the
+// call fails, so Go receives it only on success. A vtable argument arrives as a pointer to
+// the borrowed struct, which cgo checks at the cost of one pointer, not of every member of a
+// struct passed by value; the member receives a copy without destroy.
+func creatingHelper(b *strings.Builder, v *spec.Vtable, m *spec.Method) {
+	helper := valueHelper(v, m)
+	result := strings.TrimSuffix(helper, "_value") + "_result"
+	var created string
+	params := []string{"const struct " + v.Name + " *array"}
+	args := []string{"array"}
+	var views []string
+	for _, p := range m.Params[1:] {
+		switch {
+		case p.Direction == "out":
+			created = p.Name
+			args = append(args, "result."+p.Name)
+		case p.T.Kind == spec.KindVtable:
+			params = append(params, "const struct "+v.Name+" *"+p.Name)
+			views = append(views, fmt.Sprintf("    struct %s %s_view = *%s;\n    %s_view.destroy = NULL;\n", v.Name, p.Name, p.Name, p.Name))
+			args = append(args, p.Name+"_view")
+		default:
+			params = append(params, cname.CDecl(p))
+			args = append(args, p.Name)
+		}
+	}
+	fmt.Fprintf(b, "\n/* %s.%s, with %s allocated here: NULL when the call failed or memory ran out. */\n", v.Name, m.Name, created)
+	fmt.Fprintf(b, "struct %s {\n    mts_status_t status;\n    struct %s *%s;\n};\n\n", result, v.Name, created)
+	fmt.Fprintf(b, "static inline struct %s %s(%s) {\n    struct %s result = {0};\n", result, helper, strings.Join(params, ", "), result)
+	b.WriteString(strings.Join(views, ""))
+	fmt.Fprintf(b, "    result.%s = calloc(1, sizeof(struct %s));\n    if (result.%s == NULL) {\n        return result;\n    }\n", created, v.Name, created)
+	fmt.Fprintf(b, "    result.status = %s(%s);\n", cname.Trampoline(v.Name, m.Name), strings.Join(args, ", "))
+	fmt.Fprintf(b, "    if (result.status != MTS_SUCCESS) {\n        free(result.%s);\n        result.%s = NULL;\n    }\n    return result;\n}\n", created, created)
 }
 
 // adaptors writes the Go methods of every mapped vtable's adaptor.
@@ -164,13 +204,11 @@ func adaptorMethod(v *spec.Vtable, m *spec.Method, g goVtable) (jen.Code, error)
 			jen.If(jen.Id("result").Dot("status").Op("!=").Qual("C", "MTS_SUCCESS")).Block(failed),
 			ret)
 	default:
-		// A created vtable is filled in C memory that the new adaptor keeps.
-		fill := jen.Func().Params(jen.Id("out").Op("*").Qual("C", "struct_"+v.Name)).Qual("C", "mts_status_t").Block(
-			jen.Return(jen.Qual("C", cname.Trampoline(v.Name, m.Name)).Call(append(args, jen.Id("out"))...)))
+		// A created vtable lives in C memory the helper allocated, which the new adaptor keeps.
 		body = append(body,
-			jen.List(jen.Id("created"), jen.Id("ok")).Op(":=").Id("filledBy").Call(fill),
-			jen.If(jen.Op("!").Id("ok")).Block(failed),
-			jen.Return(jen.Id("created"), jen.Nil()))
+			jen.Id("result").Op(":=").Qual("C", valueHelper(v, m)).Call(args...),
+			jen.If(jen.Id("result").Dot("status").Op("!=").Qual("C", "MTS_SUCCESS")).Block(failed),
+			jen.Return(jen.Id(g.created).Call(jen.Id("result").Dot(out.Name)), jen.Nil()))
 	}
 	return jen.Func().Params(jen.Id("a").Op("*").Id(g.adaptor)).Id(goMethod(m)).Params(params...).Parens(jen.List(results...)).Block(body...), nil
 }

@@ -376,6 +376,9 @@ func sortedUniqueRows(values []int32, size int) (unique []int32, inverse []int) 
 // position of row i in sorted.
 func sortDistinctRows(values []int32, size int) (sorted []int32, rank []int) {
 	n := len(values) / size
+	if size <= 2 && n <= math.MaxUint32 {
+		return sortDistinctNarrowRows(values, size, n)
+	}
 	positions := make([]int, 2*n) // the order, then the ranks: one allocation
 	order, rank := positions[:n:n], positions[n:]
 	for i := range order {
@@ -386,6 +389,42 @@ func sortDistinctRows(values []int32, size int) (sorted []int32, rank []int) {
 	for k, i := range order {
 		rank[i] = k
 		sorted = append(sorted, values[i*size:i*size+size]...)
+	}
+	return sorted, rank
+}
+
+// sortDistinctNarrowRows is sortDistinctRows for rows of one or two values (samples are often
+// (system, atom) pairs), sorted as unsigned integers, without a comparison function: a row
+// becomes its values with the sign bit flipped, which orders them as compareRows does. One
+// value leaves room for the row's index beside it; for two, each row finds its rank in the
+// sorted keys, all different, by a binary search.
+func sortDistinctNarrowRows(values []int32, size, n int) (sorted []int32, rank []int) {
+	const sign = 1 << 31
+	keys := make([]uint64, size*n) // the keys to sort, then for size 2 the same in row order
+	sorting, original := keys[:n:n], keys[n:]
+	for i := range n {
+		if size == 1 {
+			sorting[i] = uint64(uint32(values[i])^sign)<<32 | uint64(i)
+		} else {
+			sorting[i] = uint64(uint32(values[2*i])^sign)<<32 | uint64(uint32(values[2*i+1])^sign)
+		}
+	}
+	copy(original, sorting)
+	slices.Sort(sorting)
+	rank = make([]int, n)
+	sorted = make([]int32, 0, len(values))
+	for k, key := range sorting {
+		if size == 1 {
+			rank[uint32(key)] = k
+			sorted = append(sorted, int32(uint32(key>>32)^sign))
+		} else {
+			sorted = append(sorted, int32(uint32(key>>32)^sign), int32(uint32(key)^sign))
+		}
+	}
+	if size == 2 {
+		for i, key := range original {
+			rank[i], _ = slices.BinarySearch(sorting, key)
+		}
 	}
 	return sorted, rank
 }

@@ -1073,6 +1073,39 @@ func TestDistinctRows(t *testing.T) {
 	}
 }
 
+// TestSortDistinctNarrowRows checks the packed-key sort of rows of one and two values
+// against a sort by compareRows, with the extreme values whose sign bit the keys flip.
+func TestSortDistinctNarrowRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 4))
+	pick := []int32{math.MinInt32, math.MinInt32 + 1, -65536, -1, 0, 1, 65536, math.MaxInt32 - 1, math.MaxInt32}
+	for trial := range 200 {
+		size, n := 1+rng.IntN(2), rng.IntN(60)
+		seen := map[[2]int32]bool{}
+		var rows [][]int32
+		for len(rows) < n {
+			var row [2]int32
+			for j := range size {
+				row[j] = pick[rng.IntN(len(pick))]
+				if rng.IntN(3) == 0 {
+					row[j] = int32(rng.Uint32())
+				}
+			}
+			if !seen[row] {
+				seen[row] = true
+				rows = append(rows, slices.Clone(row[:size]))
+			}
+		}
+		values := slices.Concat(rows...)
+		want := slices.Clone(rows)
+		slices.SortFunc(want, compareRows)
+		sorted, rank := sortDistinctRows(values, size)
+		require.Equal(t, append([]int32{}, slices.Concat(want...)...), sorted, "trial %d", trial)
+		for i, row := range rows {
+			require.Equal(t, row, want[rank[i]], "trial %d, row %d", trial, i)
+		}
+	}
+}
+
 // TestMergeSamplesRepeatedBlocks compares mergeSamples with a naive merge of every block's
 // rows, on groups where consecutive blocks share their samples (one labels object, or equal
 // values in two objects), including samples assumed unique that repeat a row.

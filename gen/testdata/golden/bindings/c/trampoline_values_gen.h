@@ -3,6 +3,8 @@
 #ifndef MTSGO_TRAMPOLINE_VALUES_GEN_H
 #define MTSGO_TRAMPOLINE_VALUES_GEN_H
 
+#include <stdlib.h>
+
 #include "trampolines_gen.h"
 
 /* The out parameters of mts_fix_array_t.shape and its status. */
@@ -27,6 +29,28 @@ struct mtsgo_fix_array_to_owner_result {
 static inline struct mtsgo_fix_array_to_owner_result mtsgo_fix_array_to_owner_value(const struct mts_fix_array_t *array, const int64_t *stream) {
     struct mtsgo_fix_array_to_owner_result result = {0};
     result.status = mtsgo_fix_array_to_owner(array, &result.owner, stream);
+    return result;
+}
+
+/* mts_fix_array_t.create, with new_array allocated here: NULL when the call failed or memory ran out. */
+struct mtsgo_fix_array_create_result {
+    mts_status_t status;
+    struct mts_fix_array_t *new_array;
+};
+
+static inline struct mtsgo_fix_array_create_result mtsgo_fix_array_create_value(const struct mts_fix_array_t *array, const struct mts_fix_array_t *like) {
+    struct mtsgo_fix_array_create_result result = {0};
+    struct mts_fix_array_t like_view = *like;
+    like_view.destroy = NULL;
+    result.new_array = calloc(1, sizeof(struct mts_fix_array_t));
+    if (result.new_array == NULL) {
+        return result;
+    }
+    result.status = mtsgo_fix_array_create(array, like_view, result.new_array);
+    if (result.status != MTS_SUCCESS) {
+        free(result.new_array);
+        result.new_array = NULL;
+    }
     return result;
 }
 

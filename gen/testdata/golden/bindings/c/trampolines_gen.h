@@ -22,6 +22,11 @@ static inline mts_status_t mtsgo_fix_array_to_owner(const struct mts_fix_array_t
     return array->to_owner(array->ptr, owner, stream);
 }
 
+/* Calls mts_fix_array_t.create. */
+static inline mts_status_t mtsgo_fix_array_create(const struct mts_fix_array_t *array, struct mts_fix_array_t like, struct mts_fix_array_t *new_array) {
+    return array->create(array->ptr, like, new_array);
+}
+
 /* Calls a FixOwnerDeleter. */
 static inline void mtsgo_call_FixOwnerDeleter(void (*callback)(struct FixOwner *self), struct FixOwner *self) {
     callback(self);

@@ -114,6 +114,15 @@ typedef struct mts_fix_array_t {
    * @returns `MTS_SUCCESS`, or an error status whose details `mts_last_error` gives.
    */
   mts_status_t (*to_owner)(void *array, struct FixOwner **owner, const int64_t *stream);
+  /**
+   * A new vtable, from a borrowed one.
+   *
+   * @param array Context.
+   * @param like Borrowed.
+   * @param new_array Result. The caller owns what is written here.
+   * @returns `MTS_SUCCESS`, or an error status whose details `mts_last_error` gives.
+   */
+  mts_status_t (*create)(const void *array, struct mts_fix_array_t like, struct mts_fix_array_t *new_array);
 } mts_fix_array_t;
 
 /**

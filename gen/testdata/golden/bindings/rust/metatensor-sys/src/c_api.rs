@@ -71,16 +71,19 @@ pub struct mts_fix_array_t {
     pub shape: Option<unsafe extern "C" fn(array: *const std::os::raw::c_void, shape: *mut *const usize, shape_count: *mut usize) -> mts_status_t>,
     /// Out pointer to a struct.
     pub to_owner: Option<unsafe extern "C" fn(array: *mut std::os::raw::c_void, owner: *mut *mut FixOwner, stream: *const i64) -> mts_status_t>,
+    /// A new vtable, from a borrowed one.
+    pub create: Option<unsafe extern "C" fn(array: *const std::os::raw::c_void, like: mts_fix_array_t, new_array: *mut mts_fix_array_t) -> mts_status_t>,
 }
 
 #[cfg(target_pointer_width = "64")]
 const _: () = {
-    assert!(std::mem::size_of::<mts_fix_array_t>() == 32);
+    assert!(std::mem::size_of::<mts_fix_array_t>() == 40);
     assert!(std::mem::align_of::<mts_fix_array_t>() == 8);
     assert!(std::mem::offset_of!(mts_fix_array_t, ptr) == 0);
     assert!(std::mem::offset_of!(mts_fix_array_t, destroy) == 8);
     assert!(std::mem::offset_of!(mts_fix_array_t, shape) == 16);
     assert!(std::mem::offset_of!(mts_fix_array_t, to_owner) == 24);
+    assert!(std::mem::offset_of!(mts_fix_array_t, create) == 32);
 };
 
 impl mts_fix_array_t {
@@ -91,6 +94,7 @@ impl mts_fix_array_t {
             destroy: None,
             shape: None,
             to_owner: None,
+            create: None,
         }
     }
 }
