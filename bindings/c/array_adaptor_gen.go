@@ -61,11 +61,11 @@ func (a *cArray) FromDLPack(dlManagedTensor *core.Tensor) (core.Array, error) {
 		dlManagedTensor.Release()
 		return nil, missing("from_dlpack")
 	}
-	dlManagedTensorC, err := tensorToCShared(dlManagedTensor)
-	if err != nil {
+	dlManagedTensorC := exportTensor(dlManagedTensor)
+	result := C.mtsgo_array_from_dlpack_value(a.raw, dlManagedTensorC.description, dlManagedTensorC.data, dlManagedTensorC.shape, dlManagedTensorC.strides)
+	if err := dlManagedTensorC.done(result.dl_managed_tensor_built != 0); err != nil {
 		return nil, err
 	}
-	result := C.mtsgo_array_from_dlpack_value(a.raw, dlManagedTensorC)
 	if result.status != C.MTS_SUCCESS {
 		return nil, failed("from_dlpack")
 	}

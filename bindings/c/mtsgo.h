@@ -8,6 +8,29 @@
 #include "fastpath_limits_gen.h"
 #include "metatensor.h"
 #include "trampolines_gen.h"
+
+/* A tensor Go exports to C (shared_tensor.go), described by value, its memory apart (cgo
+ * lets Go pass pointers to Go memory as arguments, not inside a struct): `copied` bytes of
+ * the data (its byte offset included) copied into the export, or, when `copied` is 0, the
+ * data viewed, kept alive by Go until the export's deleter hands `handle` back. NULL strides
+ * are row-major. A generated helper takes it among its arguments (the from_dlpack of a
+ * caller's array) and builds the export in the same call into C. */
+struct mtsgo_tensor_export {
+    size_t copied;
+    uintptr_t handle;
+    int32_t ndim;
+    DLDevice device;
+    DLDataType dtype;
+    uint64_t byte_offset;
+    uint64_t flags;
+    DLPackVersion version;
+};
+
+/* The DLPack tensor of an export of `data` with `shape` and `strides` (ndim entries each), in
+ * one malloc'd block with its shape, strides and copy; NULL when out of memory. */
+DLManagedTensorVersioned *mtsgo_tensor_export_new(struct mtsgo_tensor_export export, void *data,
+                                                  const int64_t *shape, const int64_t *strides);
+
 /* mtsgo_array_<member>_value: the out parameters of array members returned by value, with
  * the status (a pointer to a Go variable passed to C makes it escape to the Go heap). */
 #include "trampoline_values_gen.h"
@@ -22,13 +45,6 @@ mts_status_t mtsgo_fail(mts_status_t status, const char *message);
 /* Marks the current error as coming from a failed callback: the message becomes
  * "<context>: <message>", the origin and data the callback stored are kept. */
 void mtsgo_callback_failed(const char *context, size_t length);
-
-/* A DLPack tensor viewing memory Go keeps alive (pinned): the struct, shape and strides are
- * malloc'd; its deleter hands `handle` back to Go, then frees the struct. */
-DLManagedTensorVersioned *mtsgo_shared_tensor_new(int32_t ndim, uintptr_t handle);
-/* A DLPack tensor holding a copy of `bytes` bytes of `data` in the same allocation, freed by
- * its deleter with the struct. */
-DLManagedTensorVersioned *mtsgo_copied_tensor_new(int32_t ndim, const void *data, size_t bytes);
 
 /* The mts_array_t of a Go array behind a cgo handle; `owning` sets its destroy member. Its
  * `ptr` is malloc'd (NULL when out of memory): free it with the array. */

@@ -1,6 +1,7 @@
-/* DLPack tensors of Go data (shared_tensor.go): the struct, shape and strides are one
- * malloc'd block. A shared tensor views memory Go keeps alive, its deleter handing the handle
- * back to Go; a copied tensor holds its data in the same block, its deleter a plain free. */
+/* DLPack tensors of Go data (shared_tensor.go), built in C from Go's description of them:
+ * the struct, shape and strides are one malloc'd block. A shared tensor views memory Go keeps
+ * alive, its deleter handing the handle back to Go; a copied tensor holds its data in the same
+ * block, its deleter a plain free. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,22 +29,33 @@ static DLManagedTensorVersioned *new_tensor(int32_t ndim, size_t data_bytes) {
     return tensor;
 }
 
-DLManagedTensorVersioned *mtsgo_shared_tensor_new(int32_t ndim, uintptr_t handle) {
-    DLManagedTensorVersioned *tensor = new_tensor(ndim, 0);
-    if (tensor != NULL) {
-        tensor->manager_ctx = (void *)handle;
-        tensor->deleter = release_shared_tensor;
+DLManagedTensorVersioned *mtsgo_tensor_export_new(struct mtsgo_tensor_export export, void *data,
+                                                  const int64_t *shape, const int64_t *strides) {
+    DLManagedTensorVersioned *tensor = new_tensor(export.ndim, export.copied);
+    if (tensor == NULL) {
+        return NULL;
     }
-    return tensor;
-}
-
-DLManagedTensorVersioned *mtsgo_copied_tensor_new(int32_t ndim, const void *data, size_t bytes) {
-    DLManagedTensorVersioned *tensor = new_tensor(ndim, bytes);
-    if (tensor != NULL) {
+    DLTensor *dl = &tensor->dl_tensor;
+    if (export.copied > 0) {
         tensor->deleter = free_copied_tensor;
         /* after the struct and 2 ndim int64: aligned for any element type */
-        tensor->dl_tensor.data = (char *)(tensor + 1) + 2 * (size_t)ndim * sizeof(int64_t);
-        memcpy(tensor->dl_tensor.data, data, bytes);
+        dl->data = (char *)(tensor + 1) + 2 * (size_t)export.ndim * sizeof(int64_t);
+        memcpy(dl->data, data, export.copied);
+    } else {
+        tensor->manager_ctx = (void *)export.handle;
+        tensor->deleter = release_shared_tensor;
+        dl->data = data;
+    }
+    tensor->version = export.version;
+    tensor->flags = export.flags;
+    dl->device = export.device;
+    dl->dtype = export.dtype;
+    dl->byte_offset = export.byte_offset;
+    int64_t stride = 1;
+    for (int32_t axis = export.ndim - 1; axis >= 0; axis--) {
+        dl->shape[axis] = shape[axis];
+        dl->strides[axis] = strides != NULL ? strides[axis] : stride;
+        stride *= shape[axis];
     }
     return tensor;
 }

@@ -25,48 +25,70 @@ const copiedExportBytes = 1024
 // also releases the Go tensor, except for a small read-only contiguous tensor, copied (no one
 // may write through the export, so the copy is not observable but by its address).
 func tensorToCShared(tensor *core.Tensor) (*C.DLManagedTensorVersioned, error) {
-	ndim := len(tensor.Shape)
-	var managed *C.DLManagedTensorVersioned
-	if bytes := copiedSize(tensor); bytes > 0 {
-		managed = C.mtsgo_copied_tensor_new(C.int32_t(ndim), tensor.Data, C.size_t(bytes))
-		tensor.Release()
-		if managed == nil {
-			return nil, core.Errorf(core.InternalError, "out of memory for a DLPack tensor")
-		}
-	} else {
-		shared := &sharedTensor{tensor: tensor}
-		handle := newHandle(shared)
-		managed = C.mtsgo_shared_tensor_new(C.int32_t(ndim), C.uintptr_t(handle))
-		if managed == nil {
-			handle.Delete()
-			tensor.Release()
-			return nil, core.Errorf(core.InternalError, "out of memory for a DLPack tensor")
-		}
-		if tensor.Data != nil {
-			shared.pinner.Pin(tensor.Data)
-		}
-		managed.dl_tensor.data = tensor.Data
-	}
-	managed.version = versionToC(tensor.Version)
-	managed.flags = C.uint64_t(tensor.Flags)
-	dl := &managed.dl_tensor
-	dl.device = deviceToC(tensor.Device)
-	dl.dtype = dtypeToC(tensor.DType)
-	dl.byte_offset = C.uint64_t(tensor.ByteOffset)
-	if ndim > 0 {
-		copy(unsafe.Slice((*int64)(unsafe.Pointer(dl.shape)), ndim), tensor.Shape)
-		strides := unsafe.Slice((*int64)(unsafe.Pointer(dl.strides)), ndim)
-		if tensor.Strides != nil {
-			copy(strides, tensor.Strides)
-		} else {
-			stride := int64(1)
-			for axis := ndim - 1; axis >= 0; axis-- {
-				strides[axis] = stride
-				stride *= tensor.Shape[axis]
-			}
-		}
+	export := exportTensor(tensor)
+	managed := C.mtsgo_tensor_export_new(export.description, export.data, export.shape, export.strides)
+	if err := export.done(managed != nil); err != nil {
+		return nil, err
 	}
 	return managed, nil
+}
+
+// tensorExport is a tensor on its way to C: what C builds the export from
+// (mtsgo_tensor_export_new), in the same call as the member taking it when a generated helper
+// does it; done ends the Go side once C built it, or failed to.
+type tensorExport struct {
+	description    C.struct_mtsgo_tensor_export
+	data           unsafe.Pointer
+	shape, strides *C.int64_t
+	tensor         *core.Tensor
+	shared         *sharedTensor // nil for a copy
+	handle         objectHandle
+}
+
+// exportTensor describes a tensor for C, pinning its memory when C will view it.
+func exportTensor(tensor *core.Tensor) tensorExport {
+	export := tensorExport{tensor: tensor, data: tensor.Data}
+	d := &export.description
+	d.ndim = C.int32_t(len(tensor.Shape))
+	if len(tensor.Shape) > 0 {
+		export.shape = (*C.int64_t)(unsafe.Pointer(&tensor.Shape[0]))
+		if tensor.Strides != nil {
+			export.strides = (*C.int64_t)(unsafe.Pointer(&tensor.Strides[0]))
+		}
+	}
+	d.device = deviceToC(tensor.Device)
+	d.dtype = dtypeToC(tensor.DType)
+	d.byte_offset = C.uint64_t(tensor.ByteOffset)
+	d.flags = C.uint64_t(tensor.Flags)
+	d.version = versionToC(tensor.Version)
+	if bytes := copiedSize(tensor); bytes > 0 {
+		d.copied = C.size_t(bytes)
+		return export
+	}
+	export.shared = &sharedTensor{tensor: tensor}
+	export.handle = newHandle(export.shared)
+	d.handle = C.uintptr_t(export.handle)
+	if tensor.Data != nil {
+		export.shared.pinner.Pin(tensor.Data)
+	}
+	return export
+}
+
+// done releases what the export no longer needs: a copied tensor at once, a shared one only
+// when C could not build its export (the deleter releases it otherwise).
+func (e *tensorExport) done(built bool) error {
+	switch {
+	case e.shared == nil:
+		e.tensor.Release()
+	case !built:
+		e.handle.Delete()
+		e.shared.pinner.Unpin()
+		e.tensor.Release()
+	}
+	if !built {
+		return core.Errorf(core.InternalError, "out of memory for a DLPack tensor")
+	}
+	return nil
 }
 
 // copiedSize is the number of bytes tensorToCShared copies for tensor (its byte offset and

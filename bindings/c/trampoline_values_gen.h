@@ -59,15 +59,22 @@ static inline struct mtsgo_array_as_dlpack_result mtsgo_array_as_dlpack_value(co
 struct mtsgo_array_from_dlpack_result {
     mts_status_t status;
     struct mts_array_t *new_array;
+    int dl_managed_tensor_built;
 };
 
-static inline struct mtsgo_array_from_dlpack_result mtsgo_array_from_dlpack_value(const struct mts_array_t *array, struct DLManagedTensorVersioned *dl_managed_tensor) {
+static inline struct mtsgo_array_from_dlpack_result mtsgo_array_from_dlpack_value(const struct mts_array_t *array, struct mtsgo_tensor_export dl_managed_tensor, void *dl_managed_tensor_data, const int64_t *dl_managed_tensor_shape, const int64_t *dl_managed_tensor_strides) {
     struct mtsgo_array_from_dlpack_result result = {0};
-    result.new_array = calloc(1, sizeof(struct mts_array_t));
-    if (result.new_array == NULL) {
+    struct DLManagedTensorVersioned *dl_managed_tensor_c = mtsgo_tensor_export_new(dl_managed_tensor, dl_managed_tensor_data, dl_managed_tensor_shape, dl_managed_tensor_strides);
+    if (dl_managed_tensor_c == NULL) {
         return result;
     }
-    result.status = mtsgo_array_from_dlpack(array, dl_managed_tensor, result.new_array);
+    result.dl_managed_tensor_built = 1;
+    result.new_array = calloc(1, sizeof(struct mts_array_t));
+    if (result.new_array == NULL) {
+        dl_managed_tensor_c->deleter(dl_managed_tensor_c);
+        return result;
+    }
+    result.status = mtsgo_array_from_dlpack(array, dl_managed_tensor_c, result.new_array);
     if (result.status != MTS_SUCCESS) {
         free(result.new_array);
         result.new_array = NULL;

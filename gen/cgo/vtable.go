@@ -75,6 +75,22 @@ type conversion struct {
 	// for C. A plain result is stored even when the call fails, as its zero value.
 	argFromC, resultToC convert
 	plain               bool
+	// builtInC, when set, replaces argToC for the members whose helper creates a vtable
+	// (creatingHelper): Go passes a description the helper turns into the C argument.
+	builtInC *builtInC
+}
+
+// builtInC is an argument C builds from Go's description of it, in the call into C that
+// uses it. Go's describe(value) gives a value whose fields goArgs are passed (a description
+// free of Go pointers, then the Go memory it refers to: cgo accepts pointers to Go memory as
+// arguments only) and whose done(built) ends the Go side, with an error when C could not
+// build it. The helper takes cParams (a format of the parameter's name), calls build (the
+// same) and, when the member is not called after all, release (of the built value's name);
+// NULL from build means out of memory.
+type builtInC struct {
+	describe                string
+	goArgs                  []string
+	cParams, build, release string
 }
 
 func call(name string, extra ...func(s site) jen.Code) func(s site) jen.Code {
@@ -160,7 +176,13 @@ var conversions = map[string]conversion{
 	},
 	"ptr<struct.DLManagedTensorVersioned>": {
 		goType: jen.Op("*").Add(core("Tensor")), zero: jen.Nil(),
-		argToC:      convert{spell: call("tensorToCShared"), fallible: true},
+		argToC: convert{spell: call("tensorToCShared"), fallible: true},
+		builtInC: &builtInC{
+			describe: "exportTensor", goArgs: []string{"description", "data", "shape", "strides"},
+			cParams: "struct mtsgo_tensor_export %[1]s, void *%[1]s_data, const int64_t *%[1]s_shape, const int64_t *%[1]s_strides",
+			build:   "mtsgo_tensor_export_new(%[1]s, %[1]s_data, %[1]s_shape, %[1]s_strides)",
+			release: "%[1]s->deleter(%[1]s)",
+		},
 		release:     func(v jen.Code) jen.Code { return jen.Add(v).Dot("Release").Call() },
 		resultFromC: convert{spell: call("exportedTensor"), fallible: true},
 		argFromC:    convert{spell: call("tensorFromC"), fallible: true},

@@ -57,19 +57,28 @@ func valueHelpers(api *spec.API) []byte {
 // calloc'd before the call (the member is not called when memory runs out) and freed when the
 // call fails, so Go receives it only on success. A vtable argument arrives as a pointer to
 // the borrowed struct, which cgo checks at the cost of one pointer, not of every member of a
-// struct passed by value; the member receives a copy without destroy.
+// struct passed by value; the member receives a copy without destroy. An argument built in C
+// (builtInC) arrives as Go's description, built first; result.<name>_built tells Go whether
+// it was.
 func creatingHelper(b *strings.Builder, v *spec.Vtable, m *spec.Method) {
 	helper := valueHelper(v, m)
 	result := strings.TrimSuffix(helper, "_value") + "_result"
 	var created string
 	params := []string{"const struct " + v.Name + " *array"}
 	args := []string{"array"}
-	var views []string
+	var views, built, fields []string
 	for _, p := range m.Params[1:] {
 		switch {
 		case p.Direction == "out":
 			created = p.Name
 			args = append(args, "result."+p.Name)
+		case conversions[p.T.String()].builtInC != nil:
+			c := conversions[p.T.String()].builtInC
+			params = append(params, fmt.Sprintf(c.cParams, p.Name))
+			fields = append(fields, fmt.Sprintf("    int %s_built;\n", p.Name))
+			built = append(built, fmt.Sprintf("    %s = %s;\n    if (%s_c == NULL) {\n        return result;\n    }\n    result.%s_built = 1;\n",
+				cname.Join(cname.CType(p), p.Name+"_c"), fmt.Sprintf(c.build, p.Name), p.Name, p.Name))
+			args = append(args, p.Name+"_c")
 		case p.T.Kind == spec.KindVtable:
 			params = append(params, "const struct "+v.Name+" *"+p.Name)
 			views = append(views, fmt.Sprintf("    struct %s %s_view = *%s;\n    %s_view.destroy = NULL;\n", v.Name, p.Name, p.Name, p.Name))
@@ -80,10 +89,18 @@ func creatingHelper(b *strings.Builder, v *spec.Vtable, m *spec.Method) {
 		}
 	}
 	fmt.Fprintf(b, "\n/* %s.%s, with %s allocated here: NULL when the call failed or memory ran out. */\n", v.Name, m.Name, created)
-	fmt.Fprintf(b, "struct %s {\n    mts_status_t status;\n    struct %s *%s;\n};\n\n", result, v.Name, created)
+	fmt.Fprintf(b, "struct %s {\n    mts_status_t status;\n    struct %s *%s;\n%s};\n\n", result, v.Name, created, strings.Join(fields, ""))
 	fmt.Fprintf(b, "static inline struct %s %s(%s) {\n    struct %s result = {0};\n", result, helper, strings.Join(params, ", "), result)
 	b.WriteString(strings.Join(views, ""))
-	fmt.Fprintf(b, "    result.%s = calloc(1, sizeof(struct %s));\n    if (result.%s == NULL) {\n        return result;\n    }\n", created, v.Name, created)
+	b.WriteString(strings.Join(built, ""))
+	fmt.Fprintf(b, "    result.%s = calloc(1, sizeof(struct %s));\n    if (result.%s == NULL) {\n", created, v.Name, created)
+	for _, p := range m.Params[1:] {
+		if c := conversions[p.T.String()].builtInC; c != nil && p.Direction != "out" {
+			// the member, not called, would have released it
+			fmt.Fprintf(b, "        "+c.release+";\n", p.Name+"_c")
+		}
+	}
+	b.WriteString("        return result;\n    }\n")
 	fmt.Fprintf(b, "    result.status = %s(%s);\n", cname.Trampoline(v.Name, m.Name), strings.Join(args, ", "))
 	fmt.Fprintf(b, "    if (result.status != MTS_SUCCESS) {\n        free(result.%s);\n        result.%s = NULL;\n    }\n    return result;\n}\n", created, created)
 }
@@ -163,6 +180,7 @@ func adaptorMethod(v *spec.Vtable, m *spec.Method, g goVtable) (jen.Code, error)
 	body := []jen.Code{jen.If(jen.Id("a").Dot("raw").Dot(m.Name).Op("==").Nil()).Block(
 		append(released, fail(jen.Id("missing").Call(jen.Lit(m.Name))))...)}
 	args := []jen.Code{raw}
+	var builtDone []jen.Code // after the call: ending the Go side of arguments built in C
 	for _, p := range m.Params[1:] {
 		switch {
 		case p.Direction == "out":
@@ -172,6 +190,16 @@ func adaptorMethod(v *spec.Vtable, m *spec.Method, g goVtable) (jen.Code, error)
 			continue
 		}
 		c := conversions[p.T.String()]
+		if c.builtInC != nil && creates(m) {
+			bound := goname.LowerCamel(p.Name) + "C"
+			body = append(body, jen.Id(bound).Op(":=").Id(c.builtInC.describe).Call(jen.Id(goname.LowerCamel(p.Name))))
+			for _, field := range c.builtInC.goArgs {
+				args = append(args, jen.Id(bound).Dot(field))
+			}
+			builtDone = append(builtDone, jen.If(jen.Err().Op(":=").Id(bound).Dot("done").Call(
+				jen.Id("result").Dot(p.Name+"_built").Op("!=").Lit(0)), jen.Err().Op("!=").Nil()).Block(fail(jen.Err())))
+			continue
+		}
 		value := c.argToC.spell(site{value: jen.Id(goname.LowerCamel(p.Name)), param: p, member: member})
 		if c.argToC.fallible {
 			bound := goname.LowerCamel(p.Name) + "C"
@@ -205,8 +233,9 @@ func adaptorMethod(v *spec.Vtable, m *spec.Method, g goVtable) (jen.Code, error)
 			ret)
 	default:
 		// A created vtable lives in C memory the helper allocated, which the new adaptor keeps.
+		body = append(body, jen.Id("result").Op(":=").Qual("C", valueHelper(v, m)).Call(args...))
+		body = append(body, builtDone...)
 		body = append(body,
-			jen.Id("result").Op(":=").Qual("C", valueHelper(v, m)).Call(args...),
 			jen.If(jen.Id("result").Dot("status").Op("!=").Qual("C", "MTS_SUCCESS")).Block(failed),
 			jen.Return(jen.Id(g.created).Call(jen.Id("result").Dot(out.Name)), jen.Nil()))
 	}

@@ -49,19 +49,26 @@ var placeholderKeyNames = []string{"_"}
 // the same remaining values, in old key order (what selecting them would give).
 func (t *TensorMap) splitKeys(names []string) (*keysMove, error) {
 	keyNames := t.keys.Names()
-	moved := make([]int, len(names))
+	// The columns of the moved dimensions, then of the remaining ones: one allocation.
+	columns := make([]int, len(names), len(names)+len(keyNames))
+	moved := columns[:len(names):len(names)]
 	for i, name := range names {
 		moved[i] = slices.Index(keyNames, name)
 		if moved[i] < 0 {
 			return nil, Errorf(InvalidParameterError, "'%s' is not part of the keys for this tensor map", name)
 		}
 	}
-	var remaining []int
-	var remainingNames []string
-	for i, name := range keyNames {
+	remaining := columns[len(names):]
+	for i := range keyNames {
 		if !slices.Contains(moved, i) {
 			remaining = append(remaining, i)
-			remainingNames = append(remainingNames, name)
+		}
+	}
+	remainingNames := placeholderKeyNames
+	if len(remaining) > 0 {
+		remainingNames = make([]string, len(remaining))
+		for i, c := range remaining {
+			remainingNames[i] = keyNames[c]
 		}
 	}
 
@@ -70,8 +77,9 @@ func (t *TensorMap) splitKeys(names []string) (*keysMove, error) {
 		return nil, err
 	}
 	count := cpu.Count()
-	rows := make([]int32, 0, count*len(remaining))
-	movedValues := make([]int32, 0, count*len(moved))
+	// The remaining values of every key, then the moved ones: one allocation.
+	values := make([]int32, count*(len(remaining)+len(moved)))
+	rows, movedValues := values[:0:count*len(remaining)], values[count*len(remaining):][:0]
 	for i := range count {
 		row := cpu.row(i)
 		for _, c := range remaining {
@@ -83,18 +91,35 @@ func (t *TensorMap) splitKeys(names []string) (*keysMove, error) {
 	}
 
 	var newValues []int32
-	var groupOf []int
+	var groupOf []int // nil when every block goes to the single new key
 	if len(remaining) == 0 {
-		remainingNames = placeholderKeyNames
 		newValues = []int32{0}
-		groupOf = make([]int, count) // every block goes to the single new key
 	} else {
 		newValues, groupOf = uniqueRows(rows, len(remaining))
 	}
 
-	width := len(moved)
+	// The groups share one slice of members, each group's in old key order.
 	groups := make([][]keyedBlock, len(newValues)/len(remainingNames))
-	for i, g := range groupOf {
+	members := make([]keyedBlock, count)
+	if groupOf == nil {
+		groups[0] = members[:0]
+	} else {
+		sizes := make([]int, len(groups))
+		for _, g := range groupOf {
+			sizes[g]++
+		}
+		start := 0
+		for g, size := range sizes {
+			groups[g] = members[start : start : start+size]
+			start += size
+		}
+	}
+	width := len(moved)
+	for i := range count {
+		g := 0
+		if groupOf != nil {
+			g = groupOf[i]
+		}
 		key := movedValues[i*width : i*width+width : i*width+width]
 		groups[g] = append(groups[g], keyedBlock{key: key, block: t.blocks[i]})
 	}
