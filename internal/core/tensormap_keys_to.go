@@ -77,9 +77,10 @@ func (t *TensorMap) splitKeys(names []string) (*keysMove, error) {
 		return nil, err
 	}
 	count := cpu.Count()
-	// The remaining values of every key, then the moved ones: one allocation.
-	values := make([]int32, count*(len(remaining)+len(moved)))
-	rows, movedValues := values[:0:count*len(remaining)], values[count*len(remaining):][:0]
+	// The remaining values of every key, the moved ones, then the placeholder key's value
+	// (0) when nothing remains: one allocation.
+	values := make([]int32, count*(len(remaining)+len(moved))+1)
+	rows, movedValues := values[:0:count*len(remaining)], values[count*len(remaining) : len(values)-1][:0]
 	for i := range count {
 		row := cpu.row(i)
 		for _, c := range remaining {
@@ -93,7 +94,7 @@ func (t *TensorMap) splitKeys(names []string) (*keysMove, error) {
 	var newValues []int32
 	var groupOf []int // nil when every block goes to the single new key
 	if len(remaining) == 0 {
-		newValues = []int32{0}
+		newValues = values[len(values)-1:]
 	} else {
 		newValues, groupOf = uniqueRows(rows, len(remaining))
 	}
@@ -200,12 +201,15 @@ func sameComponents(a, b *Block) (bool, error) {
 // first block's samples; mappings[b][i] is the new position of sample i of block b.
 func mergeSamples(group []keyedBlock, names []string, appendKeys, sortSamples bool) (*ArrayLabels, [][]int, error) {
 	width := len(names)
-	cpus := make([]*Labels, len(group))
-	// repeats[b]: block b has the very rows of block b-1 (the blocks of a group often share
-	// their samples). Its rows then bring nothing new and land where block b-1's did, so
-	// they are left out of the de-duplication, which shrinks from every block's rows to the
-	// distinct ones. With appendKeys the rows carry the keys, which differ between blocks.
-	repeats := make([]bool, len(group))
+	// repeat: block b has the very rows of block b-1 (the blocks of a group often share their
+	// samples). Its rows then bring nothing new and land where block b-1's did, so they are
+	// left out of the de-duplication, which shrinks from every block's rows to the distinct
+	// ones. With appendKeys the rows carry the keys, which differ between blocks.
+	type blockSamples struct {
+		cpu    *Labels
+		repeat bool
+	}
+	samples := make([]blockSamples, len(group))
 	total, sources := 0, 0 // rows and blocks bringing them
 	var source *Labels     // the samples of the last of them
 	for b, member := range group {
@@ -213,9 +217,9 @@ func mergeSamples(group []keyedBlock, names []string, appendKeys, sortSamples bo
 		if err != nil {
 			return nil, nil, err
 		}
-		cpus[b] = cpu
-		if !appendKeys && b > 0 && sameRows(cpu, cpus[b-1]) {
-			repeats[b] = true
+		samples[b].cpu = cpu
+		if !appendKeys && b > 0 && sameRows(cpu, samples[b-1].cpu) {
+			samples[b].repeat = true
 			continue
 		}
 		total += cpu.count
@@ -223,8 +227,8 @@ func mergeSamples(group []keyedBlock, names []string, appendKeys, sortSamples bo
 	}
 	rows := make([]int32, 0, total*width)
 	for b, member := range group {
-		cpu := cpus[b]
-		if repeats[b] {
+		cpu := samples[b].cpu
+		if samples[b].repeat {
 			continue
 		}
 		if !appendKeys {
@@ -253,11 +257,11 @@ func mergeSamples(group []keyedBlock, names []string, appendKeys, sortSamples bo
 	mappings := make([][]int, len(group))
 	offset := 0
 	for b := range group {
-		if repeats[b] {
+		if samples[b].repeat {
 			mappings[b] = mappings[b-1] // read only from here on, so sharing it is safe
 			continue
 		}
-		n := cpus[b].count
+		n := samples[b].cpu.count
 		mappings[b] = inverse[offset : offset+n : offset+n]
 		offset += n
 	}
@@ -379,7 +383,8 @@ func uniqueRows(values []int32, size int) (unique []int32, inverse []int) {
 }
 
 // sortedUniqueRows gives the distinct rows (of width size) of values in increasing
-// lexicographic order; inverse[i] is the position of row i among them.
+// lexicographic order; inverse[i] is the position of row i among them. values may be
+// reordered (unique is then values itself).
 func sortedUniqueRows(values []int32, size int) (unique []int32, inverse []int) {
 	if unique, inverse, ok := runsOfSortedRows(values, size); ok {
 		return unique, inverse
@@ -398,7 +403,7 @@ func sortedUniqueRows(values []int32, size int) (unique []int32, inverse []int) 
 }
 
 // sortDistinctRows sorts rows (of width size > 0) that are all different; rank[i] is the
-// position of row i in sorted.
+// position of row i in sorted. sorted may be values itself, sorted in place.
 func sortDistinctRows(values []int32, size int) (sorted []int32, rank []int) {
 	n := len(values) / size
 	if size <= 2 && n <= math.MaxUint32 {
@@ -422,7 +427,7 @@ func sortDistinctRows(values []int32, size int) (sorted []int32, rank []int) {
 // (system, atom) pairs), sorted as unsigned integers, without a comparison function: a row
 // becomes its values with the sign bit flipped, which orders them as compareRows does. One
 // value leaves room for the row's index beside it; for two, each row finds its rank in the
-// sorted keys, all different, by a binary search.
+// sorted keys, all different, by a binary search. The rows are sorted in place.
 func sortDistinctNarrowRows(values []int32, size, n int) (sorted []int32, rank []int) {
 	const sign = 1 << 31
 	keys := make([]uint64, size*n) // the keys to sort, then for size 2 the same in row order
@@ -437,7 +442,7 @@ func sortDistinctNarrowRows(values []int32, size, n int) (sorted []int32, rank [
 	copy(original, sorting)
 	slices.Sort(sorting)
 	rank = make([]int, n)
-	sorted = make([]int32, 0, len(values))
+	sorted = values[:0] // the keys hold every value: the rows are written back in order
 	for k, key := range sorting {
 		if size == 1 {
 			rank[uint32(key)] = k
