@@ -31,6 +31,28 @@ struct mtsgo_tensor_export {
 DLManagedTensorVersioned *mtsgo_tensor_export_new(struct mtsgo_tensor_export export, void *data,
                                                   const int64_t *shape, const int64_t *strides);
 
+/* What mtsgo_labels_like did (labels_like.c): the created array (NULL unless from_dlpack
+ * succeeded) and the array's device, or which step failed and its status. */
+enum mtsgo_labels_like_failure {
+    MTSGO_LABELS_LIKE_OK = 0,
+    MTSGO_LABELS_LIKE_NO_TENSOR,         /* out of memory for the values' tensor */
+    MTSGO_LABELS_LIKE_NO_ARRAY,          /* out of memory for the new array */
+    MTSGO_LABELS_LIKE_FROM_DLPACK,       /* from_dlpack failed */
+    MTSGO_LABELS_LIKE_NO_DEVICE_MEMBER,  /* the array has no device member */
+    MTSGO_LABELS_LIKE_DEVICE,            /* device failed */
+};
+struct mtsgo_labels_like_result {
+    mts_status_t status;
+    int failed;
+    struct mts_array_t *created;
+    DLDevice device;
+};
+
+/* Builds the tensor of `count` x `size` labels values (their description in `values`, copied
+ * from `data`), gives it to the array's from_dlpack, then asks the array's device. */
+struct mtsgo_labels_like_result mtsgo_labels_like(const struct mts_array_t *array, struct mtsgo_tensor_export values,
+                                                  const int32_t *data, int64_t count, int64_t size);
+
 /* mtsgo_array_<member>_value: the out parameters of array members returned by value, with
  * the status (a pointer to a Go variable passed to C makes it escape to the Go heap). */
 #include "trampoline_values_gen.h"

@@ -86,10 +86,13 @@ func (e *tensorExport) done(built bool) error {
 		e.tensor.Release()
 	}
 	if !built {
-		return core.Errorf(core.InternalError, "out of memory for a DLPack tensor")
+		return errTensorMemory
 	}
 	return nil
 }
+
+// errTensorMemory is the error of a DLPack export C lacked the memory for.
+var errTensorMemory = core.Errorf(core.InternalError, "out of memory for a DLPack tensor")
 
 // copiedSize is the number of bytes tensorToCShared copies for tensor (its byte offset and
 // elements), or 0 when it shares the memory instead.

@@ -134,6 +134,29 @@ func setOperands(operation string, first, second *ArrayLabels) (*Labels, *Labels
 	return both(first, second, (*ArrayLabels).CPU)
 }
 
+// labelsValuesMaker is an array that does MakeLabelsValuesInSteps itself, in one step (a
+// binding crossing into the caller's language once instead of twice), with the same calls in
+// the same order and the same errors.
+type labelsValuesMaker interface {
+	MakeLabelsValues(values []int32, count, size int) (created Array, device Device, err error)
+}
+
+// MakeLabelsValuesInSteps makes new labels values (count x size) in an array of array's kind,
+// through its from_dlpack, then asks array's device: what like needs to put them where
+// array's are. On error nothing is left.
+func MakeLabelsValuesInSteps(array Array, values []int32, count, size int) (Array, Device, error) {
+	created, err := array.FromDLPack(labelsValuesTensor(values, count, size))
+	if err != nil {
+		return nil, Device{}, err
+	}
+	device, err := array.Device()
+	if err != nil {
+		created.Destroy()
+		return nil, Device{}, err
+	}
+	return created, device, nil
+}
+
 // like wraps CPU labels the core built (with their own names) in an array of the same kind
 // and on the same device as l's: the library's own array goes through l's from_dlpack, then a copy to l's device
 // when it is not the CPU.
@@ -141,13 +164,15 @@ func (l *ArrayLabels) like(cpu *Labels) (*ArrayLabels, error) {
 	if _, ok := l.array.(*ReadOnlyLabelsValues); ok {
 		return LabelsFromValues(cpu.names, cpu), nil
 	}
-	created, err := l.array.FromDLPack(labelsValuesTensor(cpu.values, cpu.count, cpu.size))
-	if err != nil {
-		return nil, err
+	var created Array
+	var device Device
+	var err error
+	if maker, ok := l.array.(labelsValuesMaker); ok {
+		created, device, err = maker.MakeLabelsValues(cpu.values, cpu.count, cpu.size)
+	} else {
+		created, device, err = MakeLabelsValuesInSteps(l.array, cpu.values, cpu.count, cpu.size)
 	}
-	device, err := l.array.Device()
 	if err != nil {
-		created.Destroy()
 		return nil, err
 	}
 	if device.Type != DeviceCPU {

@@ -933,6 +933,19 @@ static void test_fill_value(void) {
     END_TEST(move, m.tensor, live);
 }
 
+/* The error of a failing callback of the keys' array while the new keys are made: the
+ * callback's own here, an invalid labels error of the reference's. */
+static void check_new_keys_error(const char *message) {
+#ifdef MTS_TEST_REFERENCE
+    (void)message;
+    CHECK_STR_EQ(last_message(), INTERNAL_PREFIX "invalid labels in remove_dimensions_from_keys: CallbackError");
+    CHECK_STR_EQ(last_error().origin, "metatensor-core");
+#else
+    CHECK_STR_EQ(last_message(), message);
+    CHECK_STR_EQ(last_error().origin, TA_ERROR_ORIGIN);
+#endif
+}
+
 static void test_callback_errors(void) {
     SMALL_TEST_START(0);
 
@@ -970,15 +983,18 @@ static void test_callback_errors(void) {
         ta_set_fail(keys_array, TA_FROM_DLPACK, MTS_CALLBACK_ERROR, "no import today");
         fill = ta_scalar_f64(0);
         CHECK(KEYS_TO[i](m.tensor, move, ta_mts(fill), true) == NULL);
-#ifdef MTS_TEST_REFERENCE
-        CHECK_STR_EQ(last_message(), INTERNAL_PREFIX "invalid labels in "
-                                                     "remove_dimensions_from_keys: "
-                                                     "CallbackError");
-        CHECK_STR_EQ(last_error().origin, "metatensor-core");
-#else
-        CHECK_STR_EQ(last_message(), "calling mts_array_t.from_dlpack failed: no import today");
-        CHECK_STR_EQ(last_error().origin, TA_ERROR_ORIGIN);
-#endif
+        check_new_keys_error("calling mts_array_t.from_dlpack failed: no import today");
+        CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+        CHECK_INT_EQ(ta_live(), before);
+
+        /* the keys' device fails once the new keys' array is made (the device is asked after
+         * from_dlpack, to place the new keys where the old ones are): that array goes */
+        ta_set_fail(keys_array, TA_DEVICE, MTS_CALLBACK_ERROR, "no device today");
+        int imports = ta_calls(keys_array, TA_FROM_DLPACK);
+        fill = ta_scalar_f64(0);
+        CHECK(KEYS_TO[i](m.tensor, move, ta_mts(fill), true) == NULL);
+        CHECK_INT_EQ(ta_calls(keys_array, TA_FROM_DLPACK), imports + 1);
+        check_new_keys_error("calling mts_array_t.device failed: no device today");
         CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
         CHECK_INT_EQ(ta_live(), before);
         ta_set_fail(keys_array, TA_NONE, MTS_SUCCESS, NULL);
