@@ -22,7 +22,7 @@ func blockRecordOf(block *core.Block) *C.struct_mts_block_t {
 	if existing := block.View().Record(); existing != nil {
 		return (*C.struct_mts_block_t)(existing)
 	}
-	record := (*C.struct_mts_block_t)(C.calloc(1, C.size_t(unsafe.Sizeof(C.struct_mts_block_t{}))))
+	record := C.mtsgo_block_record_new()
 	if record == nil {
 		panic(core.Errorf(core.InternalError, "out of memory allocating a block record"))
 	}

@@ -115,7 +115,7 @@ struct mts_block_t *mtsgo_c_block(struct mts_array_t data, const struct mts_labe
     }
     struct mts_block_t *block = NULL;
     if (plain) {
-        block = calloc(1, sizeof(struct mts_block_t));
+        block = mtsgo_block_record_new();
     }
     if (block == NULL) {
         /* An error to report, or no memory: Go goes on from what was asked. */

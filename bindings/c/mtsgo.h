@@ -237,8 +237,12 @@ struct mts_tensormap_t {
  * allocated with malloc. */
 void mtsgo_array_release(struct mts_array_t *array);
 
-/* Frees a block record, its list of gradient parameters and its list of C gradients (not the
- * gradients), ending its handle. */
+/* A zeroed block record, recycled when the thread freed one (records.c); NULL when out of
+ * memory. */
+struct mts_block_t *mtsgo_block_record_new(void);
+
+/* Frees a block record (keeping it for mtsgo_block_record_new), its list of gradient
+ * parameters and its list of C gradients (not the gradients), ending its handle. */
 void mtsgo_block_record_free(struct mts_block_t *record);
 
 /* Frees a tensor map record and its list of info keys, ending its handle, then drops its
