@@ -44,7 +44,7 @@ BENCH_REDUCE_ROUNDS ?= 5
 # (loaded). A tensor map of blocks made in C is made in C too, read in C (blocks, keys, dtype)
 # and made in Go for any other use: the tensormap fast path shows in building and freeing, and
 # in the pipelines with a read of each kind. The reads fast path answers the dtype of such a
-# map, and the reads of its blocks, in C. Gradients over their block's labels are added in C
+# map, and the reads of its blocks (their gradients included), in C. Gradients over their block's labels are added in C
 # (gradient), also over labels of their own equal to the block's. The release fast path serves
 # tensor maps made in Go: the results of operations, and maps made in C once Go made them
 # (info keys).
@@ -52,7 +52,7 @@ BENCH_FASTPATH_CASES ?= create_5x3:labels create_unique_5x3:unique tensor_block_
 	tensor_blocks_build_10000:block map_info_10:block map_info_10000:block \
 	map_pipeline_10_loaded:block map_pipeline_10000_loaded:block \
 	map_build_10:tensormap map_build_10000:tensormap map_read_10:tensormap map_info_10:tensormap \
-	map_dtype_1:reads map_dtype_10:reads map_dtype_10000:reads \
+	map_dtype_1:reads map_dtype_10:reads map_dtype_10000:reads map_gradient_10:reads map_gradient_10000:reads \
 	map_pipeline_10_gradients:gradient map_pipeline_10000_gradients:gradient \
 	map_info_10:release map_info_10000:release
 

@@ -21,6 +21,8 @@
  *   info_N       the same with mts_tensormap_info_keys as the read, which our library answers
  *                in Go: it makes the tensor map in Go then, which read_N and dtype_N do not
  *                need. The three show what a user pays when a map built in C is used
+ *   gradient_N   the pipeline of the _gradients setting (below) with the last block's gradient
+ *                read (block_by_id, then mts_block_gradient), for N = 10 and 10,000
  * Other settings, for N = 10 and 10,000 (the id ends with the setting's name):
  *   _loaded      the samples and properties labels are loaded from buffers
  *                (mts_labels_load_buffer): labels whose values the library owns
@@ -226,7 +228,7 @@ static int blocks_make(const struct cycle_setting *s, mts_block_t **blocks, uint
 }
 
 /* What a case times of the cycle blocks -> map (-> read) -> free, and the read. */
-enum timed { TIME_BLOCKS, TIME_MAP, TIME_ALL, TIME_ALL_READ, TIME_ALL_DTYPE, TIME_ALL_INFO };
+enum timed { TIME_BLOCKS, TIME_MAP, TIME_ALL, TIME_ALL_READ, TIME_ALL_DTYPE, TIME_ALL_INFO, TIME_ALL_GRADIENT };
 
 /* Builds a map of `count` blocks, reads it as `timed` says, and frees it; the blocks are taken
  * by the map. */
@@ -238,9 +240,13 @@ static int map_cycle(const mts_labels_t *keys, mts_block_t **blocks, uintptr_t c
         return -1;
     }
     int result = 0;
-    if (timed == TIME_ALL_READ) {
+    if (timed == TIME_ALL_READ || timed == TIME_ALL_GRADIENT) {
         mts_block_t *block = NULL;
         result = bench_status(mts_tensormap_block_by_id(map, &block, count - 1), "mts_tensormap_block_by_id");
+        if (result == 0 && timed == TIME_ALL_GRADIENT) {
+            mts_block_t *gradient = NULL;
+            result = bench_status(mts_block_gradient(block, "positions", &gradient), "mts_block_gradient");
+        }
     } else if (timed == TIME_ALL_DTYPE) {
         DLDataType dtype;
         result = bench_status(mts_tensormap_dtype(map, &dtype), "mts_tensormap_dtype");
@@ -325,6 +331,11 @@ static int run_cycle(void *context, uint64_t n, double *elapsed_ns) {
     {"map_info_" #N, #N " x mts_block + mts_tensormap + info_keys + free", "map", run_cycle,              \
      &(struct cycle_case){N, TIME_ALL_INFO, SHARED}}
 
+/* The pipeline with gradients, and the last block's gradient read. */
+#define GRADIENT_READ_CASE(N)                                                                              \
+    {"map_gradient_" #N, #N " x mts_block + gradient + mts_tensormap + block_by_id + gradient + free",     \
+     "map", run_cycle, &(struct cycle_case){N, TIME_ALL_GRADIENT, GRADIENTS}}
+
 static const bench_case CASES[] = {
     CYCLE_CASES(10, SHARED, "_10", ""),
     CYCLE_CASES(10000, SHARED, "_10000", ""),
@@ -343,6 +354,8 @@ static const bench_case CASES[] = {
     CYCLE_CASES(10, GRADIENTS_OWN_PROPERTIES, "_10_gradients_own_properties", ", gradient properties of their own"),
     CYCLE_CASES(10000, GRADIENTS_OWN_PROPERTIES, "_10000_gradients_own_properties",
                 ", gradient properties of their own"),
+    GRADIENT_READ_CASE(10),
+    GRADIENT_READ_CASE(10000),
 };
 
 #define CASES_COUNT (sizeof CASES / sizeof CASES[0])
@@ -351,6 +364,6 @@ int main(int argc, char **argv) {
     return bench_main(argc, argv, CASES, CASES_COUNT, (const void *)mts_tensormap,
                       "per map: blocks_N times the mts_block calls only, build_N mts_tensormap + "
                       "mts_tensormap_free only (blocks made before), pipeline_N all three, read_N, "
-                      "dtype_N and info_N all three and a read of the map",
+                      "dtype_N, info_N and gradient_N all three and a read of the map",
                       "metatensor-go.bench.map-cycle", setting_free);
 }

@@ -27,6 +27,7 @@ var materializingBlocks sync.Mutex
 func materializeBlocks(records []*C.struct_mts_block_t) error {
 	materializingBlocks.Lock()
 	defer materializingBlocks.Unlock()
+	records = gradientsAsParents(records)
 	pending, components := records, 0
 	for i, record := range records {
 		if atomic.LoadUintptr(blockHandle(record)) != 0 {
@@ -96,6 +97,26 @@ func materializeBlocks(records []*C.struct_mts_block_t) error {
 		atomic.StoreUintptr(blockHandle(pending[i]), uintptr(h))
 	})
 	return err
+}
+
+// gradientsAsParents replaces each gradient added in C by the block it belongs to (the top
+// one), once, as gradients are made with their blocks; records is returned when none is one.
+func gradientsAsParents(records []*C.struct_mts_block_t) []*C.struct_mts_block_t {
+	if !slices.ContainsFunc(records, func(r *C.struct_mts_block_t) bool { return r.parent != nil }) {
+		return records
+	}
+	seen := make(map[*C.struct_mts_block_t]bool, len(records))
+	replaced := make([]*C.struct_mts_block_t, 0, len(records))
+	for _, record := range records {
+		for record.parent != nil {
+			record = record.parent
+		}
+		if !seen[record] {
+			seen[record] = true
+			replaced = append(replaced, record)
+		}
+	}
+	return replaced
 }
 
 // blockAndValues is a block made from a record made in C, with the adaptor of its values.

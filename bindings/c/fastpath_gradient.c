@@ -198,6 +198,7 @@ mts_status_t mtsgo_c_block_add_gradient(struct mts_block_t *block, const char *p
     memcpy(copy, parameter, length + 1);
     added->parameter = copy;
     added->block = gradient;
+    gradient->parent = block;
     added->next = NULL;
     struct mtsgo_c_gradient **last = &block->c_gradients;
     while (*last != NULL) {

@@ -1,11 +1,12 @@
 /* The reads fast path (fastpath.h): the functions that only read a block or a tensor map
  * made in C (fastpath_block.c, fastpath_tensormap.c) and not yet made in Go are answered from
  * the record, calling the values' callbacks exactly as Go would, so that reading a new tensor
- * map (its blocks' values and labels, its dtype and device) does not make it in Go. Every other
- * case, errors included, goes to the Go body before anything is asked. mts_block_gradient is
- * not among them: Go makes a block with its C gradients, so that a gradient is never made
- * alone, without its parent (nested gradients are added to a gradient Go made). The
+ * map (its blocks' values, labels and gradients, its dtype and device) does not make it in Go.
+ * Every other case, errors included, goes to the Go body before anything is asked. A gradient
+ * handed out here is held by its block, so nothing is added to it in C: Go makes it with its
+ * block first (blockOf). The
  * generated wrappers (wrappers_gen.c) have already rejected NULL arguments. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "_cgo_export.h"
@@ -70,14 +71,60 @@ mts_status_t mtsgo_c_block_data(struct mts_block_t *block, struct mts_array_t *d
     return MTS_SUCCESS;
 }
 
+mts_status_t mtsgo_c_block_gradient(struct mts_block_t *block, const char *parameter,
+                                    struct mts_block_t **gradient) {
+    if (c_block(block)) {
+        for (struct mtsgo_c_gradient *g = block->c_gradients; g != NULL; g = g->next) {
+            if (strcmp(g->parameter, parameter) == 0) {
+                *gradient = g->block;
+                return MTS_SUCCESS;
+            }
+        }
+    }
+    /* Not found: Go words the error. */
+    return mtsgo_block_gradient(block, (char *)parameter, gradient);
+}
+
+/* Blocks with more gradients than this have their list made by Go. */
+#define LISTED_HERE 16
+
 mts_status_t mtsgo_c_block_gradients_list(const struct mts_block_t *block, const char *const **parameters,
                                           uintptr_t *count) {
-    if (!c_block(block) || block->c_gradients != NULL) {
-        /* Go builds the list a block keeps. */
-        return mtsgo_block_gradients_list((struct mts_block_t *)block, (char ***)parameters, count);
+    struct mts_block_t *record = (struct mts_block_t *)block;
+    if (!c_block(block)) {
+        return mtsgo_block_gradients_list(record, (char ***)parameters, count);
     }
-    *parameters = NULL;
-    *count = 0;
+    /* The list the block keeps until a gradient is added, made once (threads may read a
+     * block at once: the first list stored is the one). */
+    uintptr_t length = 0;
+    const char *const *list = __atomic_load_n(&record->gradients, __ATOMIC_ACQUIRE);
+    for (const struct mtsgo_c_gradient *g = block->c_gradients; g != NULL; g = g->next) {
+        length++;
+    }
+    if (list == NULL && length > 0) {
+        const char *names[LISTED_HERE];
+        if (length > LISTED_HERE) {
+            return mtsgo_block_gradients_list(record, (char ***)parameters, count);
+        }
+        uintptr_t i = 0;
+        for (const struct mtsgo_c_gradient *g = block->c_gradients; g != NULL; g = g->next) {
+            names[i++] = g->parameter;
+        }
+        const char *const *made = mtsgo_string_table(names, length);
+        if (made == NULL) {
+            return mtsgo_block_gradients_list(record, (char ***)parameters, count);
+        }
+        const char *const *none = NULL;
+        record->gradients_count = length; /* the same for every thread */
+        if (__atomic_compare_exchange_n(&record->gradients, &none, made, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            list = made;
+        } else {
+            free((void *)made);
+            list = none;
+        }
+    }
+    *parameters = list;
+    *count = length;
     return MTS_SUCCESS;
 }
 

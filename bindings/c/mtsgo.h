@@ -211,6 +211,7 @@ struct mts_block_t {
     /* Gradients added in C (fastpath_gradient.c), in order; read until Go makes the block,
      * freed with the record. */
     struct mtsgo_c_gradient *c_gradients;
+    struct mts_block_t *parent; /* for a gradient added in C, its block: Go makes them together */
     uint64_t claimed; /* the number of the last mts_tensormap call given the block */
     int held;         /* belongs to a tensor map or a block: freed with it, never alone */
 };

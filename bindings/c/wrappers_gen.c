@@ -349,6 +349,8 @@ const struct mts_labels_t *mts_block_labels(const struct mts_block_t *block, uin
     return mtsgo_handle_of_result(result);
 }
 
+mts_status_t mtsgo_c_block_gradient(struct mts_block_t *block, const char *parameter, struct mts_block_t **gradient);
+
 mts_status_t mts_block_gradient(struct mts_block_t *block, const char *parameter, struct mts_block_t **gradient) {
     if (block == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for block");
@@ -363,7 +365,7 @@ mts_status_t mts_block_gradient(struct mts_block_t *block, const char *parameter
     if (block_record == NULL) {
         return MTS_INVALID_PARAMETER_ERROR;
     }
-    mts_status_t status = mtsgo_block_gradient(block_record, (char *)parameter, gradient);
+    mts_status_t status = mtsgo_c_block_gradient(block_record, parameter, gradient);
     if (status == MTS_SUCCESS) {
         status = mtsgo_give_handle((void **)gradient);
     }

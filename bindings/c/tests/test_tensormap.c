@@ -672,11 +672,22 @@ static void test_create_with_gradients(void) {
     }
     mts_tensormap_t *tensor = mts_tensormap(keys, blocks, 2);
     CHECK(tensor != NULL);
+    static const char *const parameters[] = {"g"};
     for (uintptr_t i = 0; i < 2; i++) {
         mts_block_t *gradient = NULL;
         CHECK_STATUS(mts_block_gradient(block_at(tensor, i), "g", &gradient), MTS_SUCCESS);
         CHECK(gradient != NULL && block_array(gradient) == gradient_values[i]);
+        CHECK_LISTED_(mts_block_gradients_list, block_at(tensor, i), parameters, 1, "check_gradients_list");
+        CHECK_BLOCK_LABELS(gradient, 0, NAMES_SAMPLE_G, 2, rows, 2);
+        CHECK_STATUS(mts_block_gradient(gradient, "g", &gradient), MTS_INVALID_PARAMETER_ERROR);
+        CHECK_STR_EQ(last_message(), "invalid parameter: can not find gradients with respect to 'g' in this block");
     }
+    /* a gradient read, then used by Go: its block is made with it */
+    mts_block_t *gradient = NULL;
+    CHECK_STATUS(mts_block_gradient(block_at(tensor, 1), "g", &gradient), MTS_SUCCESS);
+    mts_block_t *copy = mts_block_copy(gradient);
+    CHECK(copy != NULL);
+    CHECK_STATUS(mts_block_free(copy), MTS_SUCCESS);
     CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
     CHECK_BOTH_DESTROYED(gradient_values);
 
