@@ -67,7 +67,7 @@ static inline int mtsgo_labels_device(const struct mts_labels_t *labels, DLDevic
 
 /* Tells whether two labels have the same dimension names. */
 static inline int mtsgo_same_names(const struct mts_labels_t *a, const struct mts_labels_t *b) {
-    if (a == b) {
+    if (a == b || (a->names_id != 0 && a->names_id == b->names_id)) {
         return 1;
     }
     if (a->size != b->size) {

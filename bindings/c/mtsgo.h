@@ -157,6 +157,10 @@ struct mts_labels_t {
     struct mtsgo_record record;
     uint64_t references; /* atomic; C references (MTSGO_REFERENCES): the last one releases everything */
     const char *const *names; /* one malloc'd block with the strings; NULL without dimensions */
+    /* Labels made in C one after the other with the same names (the samples of each
+     * structure) share a number, so that comparing their names costs one comparison
+     * (mtsgo_same_names); 0 when unknown (labels made in Go). */
+    uint64_t names_id;
     uintptr_t size;
     uintptr_t count;
     const int32_t *values;    /* atomic; the CPU values once read, else NULL */
