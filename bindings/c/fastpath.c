@@ -48,6 +48,6 @@ __attribute__((constructor)) static void read_fastpaths(void) {
 }
 
 void mtsgo_array_callback_failed(struct mts_array_t *array, const char *context) {
-    mtsgo_callback_failed(context, strlen(context));
+    mtsgo_callback_error(context);
     mtsgo_array_destroy(array);
 }

@@ -134,6 +134,23 @@ struct mtsgo_gradient_asked {
     const char *component_name;
 };
 
+/* The C gradient of a block made in C for parameter, or NULL. */
+static inline struct mtsgo_c_gradient *mtsgo_find_c_gradient(const struct mts_block_t *block, const char *parameter) {
+    for (struct mtsgo_c_gradient *g = block->c_gradients; g != NULL; g = g->next) {
+        if (strcmp(g->parameter, parameter) == 0) {
+            return g;
+        }
+    }
+    return NULL;
+}
+
+/* The status of a callback that failed, its error recorded as Go words it: the callback's
+ * message with `context` before it (failed, array_adaptor.go). */
+static inline mts_status_t mtsgo_callback_error(const char *context) {
+    mtsgo_callback_failed(context, strlen(context));
+    return MTS_CALLBACK_ERROR;
+}
+
 /* Tells whether the C gradients of two blocks made in C have the same structure as Go's
  * sameGradientStructure sees it (fastpath_gradient.c). */
 int mtsgo_same_c_gradients(const struct mts_block_t *a, const struct mts_block_t *b);

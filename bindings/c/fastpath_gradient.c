@@ -20,16 +20,6 @@ static int plain_parameter(const char *parameter) {
     return 1;
 }
 
-/* The C gradient of block for parameter, or NULL. */
-static struct mtsgo_c_gradient *find_gradient(const struct mts_block_t *block, const char *parameter) {
-    for (struct mtsgo_c_gradient *g = block->c_gradients; g != NULL; g = g->next) {
-        if (strcmp(g->parameter, parameter) == 0) {
-            return g;
-        }
-    }
-    return NULL;
-}
-
 /* The pairs of labels the core compares (LabelsEqual), in its order: the gradient's properties
  * and the block's, then for each component of the block the gradient's matching one and it.
  * Returns the number of pairs. */
@@ -74,7 +64,7 @@ static int plain_call(const struct mts_block_t *block, const char *parameter, co
            __atomic_load_n(&block->record.handle, __ATOMIC_ACQUIRE) == 0 &&
            __atomic_load_n(&gradient->record.handle, __ATOMIC_ACQUIRE) == 0 && !block->held &&
            !gradient->held && gradient->c_gradients == NULL && plain_parameter(parameter) &&
-           find_gradient(block, parameter) == NULL && plain_labels_of(block, gradient);
+           mtsgo_find_c_gradient(block, parameter) == NULL && plain_labels_of(block, gradient);
 }
 
 /* What asking found: everything agrees, an error for Go to word from what was asked, or a
@@ -211,7 +201,7 @@ mts_status_t mtsgo_c_block_add_gradient(struct mts_block_t *block, const char *p
 int mtsgo_same_c_gradients(const struct mts_block_t *a, const struct mts_block_t *b) {
     uintptr_t count = 0;
     for (const struct mtsgo_c_gradient *g = a->c_gradients; g != NULL; g = g->next, count++) {
-        const struct mtsgo_c_gradient *other = find_gradient(b, g->parameter);
+        const struct mtsgo_c_gradient *other = mtsgo_find_c_gradient(b, g->parameter);
         if (other == NULL || !mtsgo_same_names(g->block->samples, other->block->samples) ||
             g->block->components_count != other->block->components_count) {
             return 0;

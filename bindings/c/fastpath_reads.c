@@ -4,8 +4,8 @@
  * map (its blocks' values, labels and gradients, its dtype and device) does not make it in Go.
  * Every other case, errors included, goes to the Go body before anything is asked. A gradient
  * handed out here is held by its block, so nothing is added to it in C: Go makes it with its
- * block first (blockOf). The
- * generated wrappers (wrappers_gen.c) have already rejected NULL arguments. */
+ * block first (blockOf). The generated wrappers (wrappers_gen.c) have already rejected NULL
+ * arguments. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,24 +28,18 @@ static struct mts_block_t *c_tensormap_first(const struct mts_tensormap_t *tenso
     return tensor->blocks[0];
 }
 
-/* The error of a values callback that failed, as Go words it (failed, array_adaptor.go). */
-static mts_status_t callback_failed(const char *context) {
-    mtsgo_callback_failed(context, strlen(context));
-    return MTS_CALLBACK_ERROR;
-}
-
 /* The values' device and dtype, asked as the core asks them (Block.Device, Block.DType). A
  * block made in C has a device callback; one without a dtype callback goes to Go. */
 static mts_status_t values_device(const struct mts_block_t *block, DLDevice *device) {
     if (mtsgo_array_device(&block->values, device) != MTS_SUCCESS) {
-        return callback_failed("calling mts_array_t.device failed");
+        return mtsgo_callback_error("calling mts_array_t.device failed");
     }
     return MTS_SUCCESS;
 }
 
 static mts_status_t values_dtype(const struct mts_block_t *block, DLDataType *dtype) {
     if (mtsgo_array_dtype(&block->values, dtype) != MTS_SUCCESS) {
-        return callback_failed("calling mts_array_t.dtype failed");
+        return mtsgo_callback_error("calling mts_array_t.dtype failed");
     }
     return MTS_SUCCESS;
 }
@@ -73,13 +67,10 @@ mts_status_t mtsgo_c_block_data(struct mts_block_t *block, struct mts_array_t *d
 
 mts_status_t mtsgo_c_block_gradient(struct mts_block_t *block, const char *parameter,
                                     struct mts_block_t **gradient) {
-    if (c_block(block)) {
-        for (struct mtsgo_c_gradient *g = block->c_gradients; g != NULL; g = g->next) {
-            if (strcmp(g->parameter, parameter) == 0) {
-                *gradient = g->block;
-                return MTS_SUCCESS;
-            }
-        }
+    struct mtsgo_c_gradient *found = c_block(block) ? mtsgo_find_c_gradient(block, parameter) : NULL;
+    if (found != NULL) {
+        *gradient = found->block;
+        return MTS_SUCCESS;
     }
     /* Not found: Go words the error. */
     return mtsgo_block_gradient(block, (char *)parameter, gradient);
@@ -96,35 +87,29 @@ mts_status_t mtsgo_c_block_gradients_list(const struct mts_block_t *block, const
     }
     /* The list the block keeps until a gradient is added, made once (threads may read a
      * block at once: the first list stored is the one). */
-    uintptr_t length = 0;
     const char *const *list = __atomic_load_n(&record->gradients, __ATOMIC_ACQUIRE);
-    for (const struct mtsgo_c_gradient *g = block->c_gradients; g != NULL; g = g->next) {
-        length++;
-    }
-    if (list == NULL && length > 0) {
+    if (list == NULL && block->c_gradients != NULL) {
         const char *names[LISTED_HERE];
-        if (length > LISTED_HERE) {
-            return mtsgo_block_gradients_list(record, (char ***)parameters, count);
-        }
-        uintptr_t i = 0;
+        uintptr_t length = 0;
         for (const struct mtsgo_c_gradient *g = block->c_gradients; g != NULL; g = g->next) {
-            names[i++] = g->parameter;
+            if (length == LISTED_HERE) {
+                return mtsgo_block_gradients_list(record, (char ***)parameters, count);
+            }
+            names[length++] = g->parameter;
         }
         const char *const *made = mtsgo_string_table(names, length);
         if (made == NULL) {
             return mtsgo_block_gradients_list(record, (char ***)parameters, count);
         }
-        const char *const *none = NULL;
         record->gradients_count = length; /* the same for every thread */
-        if (__atomic_compare_exchange_n(&record->gradients, &none, made, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        if (__atomic_compare_exchange_n(&record->gradients, &list, made, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
             list = made;
         } else {
-            free((void *)made);
-            list = none;
+            free((void *)made); /* another thread's is the one; list holds it */
         }
     }
     *parameters = list;
-    *count = length;
+    *count = list != NULL ? record->gradients_count : 0;
     return MTS_SUCCESS;
 }
 
