@@ -18,6 +18,11 @@
  * The map and the fill value are made before the timed region, the result is checked (its
  * shape) and freed after it; the create and move_data callbacks of bench_array.c run inside it
  * for both libraries alike.
+ *
+ * The pipeline cases (pipeline_{samples|properties}_..., for the base and the smallest map)
+ * time what a user pays from nothing to a moved map: the labels, the blocks (their values
+ * filled) and the map made, the keys moved, both maps freed; only the check of the result is
+ * left out. They show the cost a library defers from making the map to its first use.
  */
 
 #include <stdbool.h>
@@ -41,6 +46,7 @@ struct shape {
 struct sweep_case {
     struct shape shape;
     bool to_samples; /* else to properties */
+    bool pipeline;   /* the map made and freed inside the timed region too */
     char id[96];
     char description[128];
 };
@@ -202,14 +208,19 @@ static int current_get(const struct shape *shape) {
     return current.map == NULL ? -1 : 0;
 }
 
-static int run_sweep(void *context, uint64_t n, double *elapsed_ns) {
-    const struct sweep_case *c = context;
-    const struct shape *shape = NULL;
+/* The entry of shapes equal to a case's shape, which current_get keeps its map for. */
+static const struct shape *shape_of(const struct sweep_case *c) {
     for (size_t i = 0; i < shapes_count; i++) {
         if (memcmp(&shapes[i], &c->shape, sizeof c->shape) == 0) {
-            shape = &shapes[i];
+            return &shapes[i];
         }
     }
+    return &c->shape;
+}
+
+static int run_sweep(void *context, uint64_t n, double *elapsed_ns) {
+    const struct sweep_case *c = context;
+    const struct shape *shape = shape_of(c);
     if (current_get(shape) != 0) {
         return -1;
     }
@@ -217,8 +228,47 @@ static int run_sweep(void *context, uint64_t n, double *elapsed_ns) {
                               shape->f32 ? BENCH_F32 : BENCH_F64, n, elapsed_ns, check_moved, c);
 }
 
-static struct sweep_case sweep[2 * sizeof shapes / sizeof shapes[0]];
-static bench_case cases[2 * sizeof shapes / sizeof shapes[0]];
+/* Makes the map of the case's shape, moves its keys, frees both, n times; the time of all
+ * but the check of the result. */
+static int run_pipeline(void *context, uint64_t n, double *elapsed_ns) {
+    const struct sweep_case *c = context;
+    const struct shape *shape = shape_of(c);
+    if (current_get(shape) != 0) { /* the keys to move */
+        return -1;
+    }
+    DLDataType dtype = shape->f32 ? BENCH_F32 : BENCH_F64;
+    *elapsed_ns = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        mts_array_t fill = bench_array_scalar(dtype, 0.0);
+        if (fill.ptr == NULL) {
+            bench_fail("out of memory");
+            return -1;
+        }
+        double start = bench_now_ns();
+        mts_tensormap_t *map = map_new(shape);
+        if (map == NULL) {
+            fill.destroy(fill.ptr);
+            return -1;
+        }
+        mts_tensormap_t *moved = c->to_samples
+                                     ? mts_tensormap_keys_to_samples(map, current.keys_to_move, fill, shape->sort_samples)
+                                     : mts_tensormap_keys_to_properties(map, current.keys_to_move, fill, shape->sort_samples);
+        double made = bench_now_ns();
+        int checked = bench_pointer(moved, c->to_samples ? "mts_tensormap_keys_to_samples" : "mts_tensormap_keys_to_properties");
+        checked = checked != 0 ? checked : check_moved(c, moved);
+        double freeing = bench_now_ns();
+        mts_tensormap_free(moved);
+        mts_tensormap_free(map);
+        *elapsed_ns += made - start + bench_now_ns() - freeing;
+        if (checked != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static struct sweep_case sweep[2 * sizeof shapes / sizeof shapes[0] + 4];
+static bench_case cases[2 * sizeof shapes / sizeof shapes[0] + 4];
 
 /* One case per shape and direction, the shapes in the order of make_shapes. */
 static size_t make_cases(void) {
@@ -238,6 +288,24 @@ static size_t make_cases(void) {
                      (size_t)s->blocks, (size_t)s->samples, (size_t)s->axes, (size_t)s->properties,
                      s->sort_samples ? "" : ", unsorted", s->f32 ? ", f32" : "");
             cases[count] = (bench_case){c->id, c->description, "call", run_sweep, c};
+            count++;
+        }
+    }
+    /* The pipelines of the base and the smallest map (made last by make_shapes, but one). */
+    const struct shape *piped[] = {&shapes[0], &shapes[shapes_count - 2]};
+    for (size_t i = 0; i < 2; i++) {
+        for (int to_samples = 1; to_samples >= 0; to_samples--) {
+            struct sweep_case *c = &sweep[count];
+            const struct shape *s = piped[i];
+            c->shape = *s;
+            c->to_samples = to_samples;
+            c->pipeline = true;
+            const char *direction = to_samples ? "samples" : "properties";
+            snprintf(c->id, sizeof c->id, "pipeline_%s_b%zu_s%zu_c%zu_p%zu", direction, (size_t)s->blocks,
+                     (size_t)s->samples, (size_t)s->axes, (size_t)s->properties);
+            snprintf(c->description, sizeof c->description, "labels + %zu blocks + map + keys_to_%s + free (%zu x 3^%zu x %zu)",
+                     (size_t)s->blocks, direction, (size_t)s->samples, (size_t)s->axes, (size_t)s->properties);
+            cases[count] = (bench_case){c->id, c->description, "call", run_pipeline, c};
             count++;
         }
     }
