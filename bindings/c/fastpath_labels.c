@@ -153,13 +153,14 @@ static int compare_rows(const int32_t *a, const int32_t *b, uintptr_t size) {
     return 0;
 }
 
-/* Tells whether no row appears twice: rows that increase all along are distinct, others are
- * compared pair by pair (count is small). */
-static int distinct_rows(const int32_t *values, uintptr_t count, uintptr_t size) {
+/* Tells whether no row appears twice: rows that increase all along are distinct (and
+ * *sorted is set), others are compared pair by pair (count is small). */
+static int distinct_rows(const int32_t *values, uintptr_t count, uintptr_t size, int *sorted) {
     uintptr_t first = 1;
     while (first < count && compare_rows(values + (first - 1) * size, values + first * size, size) < 0) {
         first++;
     }
+    *sorted = first >= count;
     /* rows before `first` increase, so each later row is compared with every row before it */
     for (uintptr_t i = first; i < count; i++) {
         for (uintptr_t j = 0; j < i; j++) {
@@ -209,7 +210,8 @@ const struct mts_labels_t *mtsgo_c_labels(const char *const *names, uintptr_t co
     asked.exported = 1;
     const int32_t *values = plain_values(asked.managed, entries, count);
     struct mts_labels_t *labels = NULL;
-    if (values != NULL && distinct_rows(values, entries, count)) {
+    int sorted = 0;
+    if (values != NULL && distinct_rows(values, entries, count, &sorted)) {
         labels = c_labels_record(names, count, entries, array);
     }
     if (labels == NULL) {
@@ -217,6 +219,7 @@ const struct mts_labels_t *mtsgo_c_labels(const char *const *names, uintptr_t co
         return mtsgo_labels_asked((char **)names, count, array, 1, &asked);
     }
     labels->exported = asked.managed;
+    labels->exported_sorted = sorted;
     labels->values = values;
     return labels;
 }

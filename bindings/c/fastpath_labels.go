@@ -40,12 +40,13 @@ func materializeLabels(record *C.struct_mts_labels_t) objectHandle {
 	array := cArrayAt(&record.array)
 	// Assumed unique, or checked without entries: only the shape is checked, as at creation,
 	// and nothing is read. Checked with entries: the labels take the export C kept, which is
-	// not asked again, and check it again (which also sets the sorted flag).
+	// not asked again, with the check C made of its rows.
 	asked := core.Asked{Shape: shape, HasShape: true}
 	checked := record.exported != nil
 	if checked {
 		asked.Exported = true
 		asked.Tensor, asked.ExportError = tensorFromC(record.exported)
+		asked.Distinct, asked.Sorted = true, record.exported_sorted != 0
 		record.exported = nil
 	}
 	labels, err := core.NewArrayLabelsAsked(names, array, checked, asked)

@@ -169,6 +169,9 @@ struct mts_labels_t {
      * Go takes it over (materializeLabels); NULL otherwise. The last free deletes it when Go
      * never did. */
     DLManagedTensorVersioned *exported;
+    /* Set with `exported` when the rows C checked increase all along: Go takes the check
+     * (distinct, sorted or not) instead of doing it again. */
+    int exported_sorted;
     /* Set when the values array is the library's own labels values (core.ReadOnlyLabelsValues),
      * which live on the CPU: C knows their device without a call into Go. */
     int cpu_values;

@@ -271,9 +271,12 @@ func (l *ArrayLabels) readValues(checkUnique bool, asked *Asked) (*Labels, error
 		return nil, err
 	}
 	var cpu *Labels
-	if checkUnique {
+	switch {
+	case checkUnique && asked != nil && asked.Distinct:
+		cpu, err = newKnownDistinctLabels(l.names, values, l.count, asked.Sorted)
+	case checkUnique:
 		cpu, err = NewLabels(l.names, values, l.count)
-	} else {
+	default:
 		cpu, err = NewLabelsAssumeUnique(l.names, values, l.count)
 	}
 	if err != nil {

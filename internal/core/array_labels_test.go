@@ -310,3 +310,34 @@ func TestArrayLabelsAskedGoesOnFromWhatWasAsked(t *testing.T) {
 	labels.Release()
 	assert.Equal(t, 1, *spy.released)
 }
+
+func TestArrayLabelsAskedTakesTheCallersCheck(t *testing.T) {
+	names := []string{"a", "b"}
+	shape := []uintptr{3, 2}
+	for _, sorted := range []bool{true, false} {
+		rows := []int32{0, 1, 1, 0, 2, 2}
+		if !sorted {
+			rows = []int32{1, 0, 0, 1, 2, 2}
+		}
+		spy := newSpy(t, rows, 3, 2)
+		tensor, err := spy.AsDLPack(CPU, nil, CurrentDLPack)
+		require.NoError(t, err)
+		asked := Asked{Shape: shape, HasShape: true, Devices: []Device{CPU}, Exported: true, Tensor: tensor, Distinct: true, Sorted: sorted}
+		labels, err := NewArrayLabelsAsked(names, spy, true, asked)
+		require.NoError(t, err)
+		cpu, err := labels.CPU()
+		require.NoError(t, err)
+		// the caller's findings are the labels': checked, sorted as it said, and the hash
+		// index, which checking unsorted rows builds, made when first needed
+		assert.True(t, cpu.knownDistinct())
+		assert.Equal(t, sorted, cpu.IsSorted())
+		assert.Nil(t, cpu.index.Load())
+		position, err := cpu.Position([]int32{0, 1})
+		require.NoError(t, err)
+		assert.Equal(t, map[bool]int{true: 0, false: 1}[sorted], position)
+		assert.Equal(t, 1, *spy.exports)
+		labels.Release()
+		assert.Equal(t, 1, *spy.released)
+		assert.Equal(t, 1, *spy.destroyed)
+	}
+}

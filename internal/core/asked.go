@@ -18,6 +18,10 @@ type Asked struct {
 	Exported    bool
 	Tensor      *Tensor
 	ExportError error
+	// Distinct says that the caller found no repeated row in the exported values, and Sorted
+	// whether their rows increase all along: labels checked for uniqueness take that check
+	// instead of doing it again.
+	Distinct, Sorted bool
 	// Retained says that the caller counted the block's references to its labels already
 	// (ArrayLabels.RetainN, for many blocks at once): InitBlockAsked takes none.
 	Retained bool
