@@ -19,8 +19,8 @@
  * shape) and freed after it; the create and move_data callbacks of bench_array.c run inside it
  * for both libraries alike.
  *
- * The pipeline cases (pipeline_{samples|properties}_..., for the base and the smallest map)
- * time what a user pays from nothing to a moved map: the labels, the blocks (their values
+ * The pipeline cases (pipeline_{samples|properties}_..., for the shapes of at most 100 blocks
+ * of at most 1000 samples) time what a user pays from nothing to a moved map: the labels, the blocks (their values
  * filled) and the map made, the keys moved, both maps freed; only the check of the result is
  * left out. They show the cost a library defers from making the map to its first use.
  */
@@ -267,8 +267,8 @@ static int run_pipeline(void *context, uint64_t n, double *elapsed_ns) {
     return 0;
 }
 
-static struct sweep_case sweep[2 * sizeof shapes / sizeof shapes[0] + 4];
-static bench_case cases[2 * sizeof shapes / sizeof shapes[0] + 4];
+static struct sweep_case sweep[4 * sizeof shapes / sizeof shapes[0]];
+static bench_case cases[4 * sizeof shapes / sizeof shapes[0]];
 
 /* One case per shape and direction, the shapes in the order of make_shapes. */
 static size_t make_cases(void) {
@@ -291,20 +291,25 @@ static size_t make_cases(void) {
             count++;
         }
     }
-    /* The pipelines of the base and the smallest map (made last by make_shapes, but one). */
-    const struct shape *piped[] = {&shapes[0], &shapes[shapes_count - 2]};
-    for (size_t i = 0; i < 2; i++) {
+    /* The pipelines of the shapes of at most 100 blocks of at most 1000 samples, where what
+     * is paid besides the call weighs most. */
+    for (size_t i = 0; i < shapes_count; i++) {
+        const struct shape *s = &shapes[i];
+        if (s->blocks > 100 || s->samples > 1000) {
+            continue;
+        }
         for (int to_samples = 1; to_samples >= 0; to_samples--) {
             struct sweep_case *c = &sweep[count];
-            const struct shape *s = piped[i];
             c->shape = *s;
             c->to_samples = to_samples;
             c->pipeline = true;
             const char *direction = to_samples ? "samples" : "properties";
-            snprintf(c->id, sizeof c->id, "pipeline_%s_b%zu_s%zu_c%zu_p%zu", direction, (size_t)s->blocks,
-                     (size_t)s->samples, (size_t)s->axes, (size_t)s->properties);
-            snprintf(c->description, sizeof c->description, "labels + %zu blocks + map + keys_to_%s + free (%zu x 3^%zu x %zu)",
-                     (size_t)s->blocks, direction, (size_t)s->samples, (size_t)s->axes, (size_t)s->properties);
+            snprintf(c->id, sizeof c->id, "pipeline_%s_b%zu_s%zu_c%zu_p%zu%s%s", direction, (size_t)s->blocks,
+                     (size_t)s->samples, (size_t)s->axes, (size_t)s->properties, s->sort_samples ? "" : "_unsorted",
+                     s->f32 ? "_f32" : "");
+            snprintf(c->description, sizeof c->description, "labels + map + keys_to_%s + free %zux(%zu x 3^%zu x %zu)%s%s",
+                     direction, (size_t)s->blocks, (size_t)s->samples, (size_t)s->axes, (size_t)s->properties,
+                     s->sort_samples ? "" : ", unsorted", s->f32 ? ", f32" : "");
             cases[count] = (bench_case){c->id, c->description, "call", run_pipeline, c};
             count++;
         }

@@ -20,6 +20,9 @@ type cArray struct {
 	// call. allocated says whether it is this cArray's own allocation, freed by Destroy.
 	raw       *C.struct_mts_array_t
 	allocated bool
+	// labels is the record of labels made in C whose values array this is, once Go made
+	// them: Destroy leaves the array to the record's disposal, which follows at once.
+	labels *C.struct_mts_labels_t
 }
 
 var _ core.Array = (*cArray)(nil)
@@ -125,6 +128,11 @@ func sameKindData(value core.Array, message string) (unsafe.Pointer, error) {
 
 func (a *cArray) Destroy() {
 	if a.raw == nil {
+		return
+	}
+	if a.labels != nil {
+		a.labels.array_released = 1
+		a.raw = nil
 		return
 	}
 	if a.allocated {

@@ -84,13 +84,8 @@ static struct mts_labels_t *c_labels_record(const char *const *names, uintptr_t 
 }
 
 void mtsgo_fastpath_labels_dispose(struct mts_labels_t *labels) {
-    /* As in Go, the export goes before the array it views. */
     labels->record.magic = MTSGO_FREED_MAGIC;
-    DLManagedTensorVersioned *exported = labels->exported;
-    if (exported != NULL && exported->deleter != NULL) {
-        exported->deleter(exported);
-    }
-    mtsgo_array_destroy(&labels->array);
+    labels->array_released = 1;
     mtsgo_labels_dispose(labels);
 }
 

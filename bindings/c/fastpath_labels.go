@@ -45,7 +45,16 @@ func materializeLabels(record *C.struct_mts_labels_t) objectHandle {
 	checked := record.exported != nil
 	if checked {
 		asked.Exported = true
-		asked.Tensor, asked.ExportError = tensorFromC(record.exported)
+		// Once Go made the labels, their export goes back to the record when they go, and is
+		// deleted with it (mtsgo_labels_dispose): one call into C instead of three.
+		managed := record.exported
+		asked.Tensor, asked.ExportError = tensorFromCReleasedBy(managed, func() {
+			if atomic.LoadUintptr(recordHandle(record)) != 0 {
+				record.exported = managed
+			} else {
+				deleteTensor(managed)
+			}
+		})
 		asked.Distinct, asked.Sorted = true, record.exported_sorted != 0
 		record.exported = nil
 	}
@@ -58,6 +67,9 @@ func materializeLabels(record *C.struct_mts_labels_t) objectHandle {
 	}
 	handle := newHandle(&labelsObject{labels: labels})
 	attachLabelsRecord(record, labels)
+	if labels.Array() == core.Array(array) {
+		array.labels = record // labels without dimensions have the library's own array
+	}
 	atomic.StoreUintptr(recordHandle(record), uintptr(handle))
 	return handle
 }

@@ -62,6 +62,13 @@ struct mts_labels_t *mtsgo_labels_alloc(const char *const *names, uintptr_t size
 }
 
 void mtsgo_labels_dispose(struct mts_labels_t *labels) {
+    DLManagedTensorVersioned *exported = labels->exported;
+    if (exported != NULL && exported->deleter != NULL) {
+        exported->deleter(exported);
+    }
+    if (labels->array_released) {
+        mtsgo_array_destroy(&labels->array);
+    }
     mtsgo_handle_end(&labels->record);
     free((void *)labels->names);
     free(labels);

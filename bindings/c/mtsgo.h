@@ -166,9 +166,13 @@ struct mts_labels_t {
     const int32_t *values;    /* atomic; the CPU values once read, else NULL */
     struct mts_array_t array; /* the values array as given, for mts_labels_values */
     /* The CPU export `values` points into, for labels checked in C (fastpath_labels.c) until
-     * Go takes it over (materializeLabels); NULL otherwise. The last free deletes it when Go
-     * never did. */
+     * Go takes it over (materializeLabels); NULL otherwise. Disposing of the record deletes
+     * it: when Go never took it, and when Go, letting go of labels made in C, left it back
+     * here, so that the export, the array and the record go in one call into C. */
     DLManagedTensorVersioned *exported;
+    /* Set when the values array is to be destroyed with the record: labels made in C, whose
+     * array Go let go of (cArray.labels) or never saw. */
+    int array_released;
     /* Set with `exported` when the rows C checked increase all along: Go takes the check
      * (distinct, sorted or not) instead of doing it again. */
     int exported_sorted;
@@ -188,7 +192,8 @@ void mtsgo_labels_publish_values(struct mts_labels_t *labels, const int32_t *val
  * memory. */
 struct mts_labels_t *mtsgo_labels_alloc(const char *const *names, uintptr_t size);
 
-/* Frees the names and the record, nothing else. */
+/* Frees the names and the record, after deleting the export the record still holds and
+ * destroying the values array when marked released, in that order (the export views it). */
 void mtsgo_labels_dispose(struct mts_labels_t *labels);
 
 /* Adds a caller's reference to labels and gives the C reference count before, which is 0

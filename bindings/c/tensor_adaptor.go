@@ -13,11 +13,18 @@ import (
 // memory and calls its deleter on Release. A tensor of another major version is released at
 // once and rejected, as its layout may differ.
 func tensorFromC(managed *C.DLManagedTensorVersioned) (*core.Tensor, error) {
-	release := func() {
-		if managed.deleter != nil {
-			C.mtsgo_call_DLManagedTensorVersionedDeleter(managed.deleter, managed)
-		}
+	return tensorFromCReleasedBy(managed, func() { deleteTensor(managed) })
+}
+
+// deleteTensor calls the deleter of a DLPack tensor produced by C.
+func deleteTensor(managed *C.DLManagedTensorVersioned) {
+	if managed.deleter != nil {
+		C.mtsgo_call_DLManagedTensorVersionedDeleter(managed.deleter, managed)
 	}
+}
+
+// tensorFromCReleasedBy is tensorFromC, with release letting go of the tensor.
+func tensorFromCReleasedBy(managed *C.DLManagedTensorVersioned, release func()) (*core.Tensor, error) {
 	if managed.version.major != 1 {
 		major := managed.version.major
 		release()
