@@ -24,6 +24,15 @@ func init() {
 // materializing serialises the making of labels for records made in C: rare, and short.
 var materializing sync.Mutex
 
+// madeInC is the Go memory of labels made in C, in one allocation: the adaptor of the values
+// array the record holds, the object of the labels' handle, their values' export and shape.
+type madeInC struct {
+	array  cArray
+	object labelsObject
+	export tensorMemory // the export C kept, for checked labels
+	shape  [2]uintptr   // the values' shape, as C asked it
+}
+
 // materializeLabels makes the core labels of a record made in C, which holds valid names and
 // an array of a valid shape, and sets its handle.
 func materializeLabels(record *C.struct_mts_labels_t) objectHandle {
@@ -32,12 +41,13 @@ func materializeLabels(record *C.struct_mts_labels_t) objectHandle {
 	if handle := objectHandle(atomic.LoadUintptr(recordHandle(record))); handle != 0 {
 		return handle // another thread was first
 	}
-	names := make([]string, record.size)
-	for i, name := range unsafe.Slice(record.names, record.size) {
-		names[i] = C.GoString(name)
+	var few [4]string // the core copies the names
+	names := few[:0]
+	for _, name := range unsafe.Slice(record.names, record.size) {
+		names = append(names, C.GoString(name))
 	}
-	shape := []uintptr{uintptr(record.count), uintptr(record.size)}
-	array := cArrayAt(&record.array)
+	made := &madeInC{array: cArray{raw: &record.array}, shape: [2]uintptr{uintptr(record.count), uintptr(record.size)}}
+	array, shape := &made.array, made.shape[:]
 	// Assumed unique, or checked without entries: only the shape is checked, as at creation,
 	// and nothing is read. Checked with entries: the labels take the export C kept, which is
 	// not asked again, with the check C made of its rows.
@@ -48,13 +58,13 @@ func materializeLabels(record *C.struct_mts_labels_t) objectHandle {
 		// Once Go made the labels, their export goes back to the record when they go, and is
 		// deleted with it (mtsgo_labels_dispose): one call into C instead of three.
 		managed := record.exported
-		asked.Tensor, asked.ExportError = tensorFromCReleasedBy(managed, func() {
+		asked.Tensor, asked.ExportError = tensorFromCInto(managed, func() {
 			if atomic.LoadUintptr(recordHandle(record)) != 0 {
 				record.exported = managed
 			} else {
 				deleteTensor(managed)
 			}
-		})
+		}, &made.export)
 		asked.Distinct, asked.Sorted = true, record.exported_sorted != 0
 		record.exported = nil
 	}
@@ -65,7 +75,8 @@ func materializeLabels(record *C.struct_mts_labels_t) objectHandle {
 		record.array.destroy = nil
 		panic(core.Errorf(core.InternalError, "labels made in C are invalid: %v", err))
 	}
-	handle := newHandle(&labelsObject{labels: labels})
+	made.object.labels = labels
+	handle := newHandle(&made.object)
 	attachLabelsRecord(record, labels)
 	if labels.Array() == core.Array(array) {
 		array.labels = record // labels without dimensions have the library's own array

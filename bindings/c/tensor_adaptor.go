@@ -13,7 +13,7 @@ import (
 // memory and calls its deleter on Release. A tensor of another major version is released at
 // once and rejected, as its layout may differ.
 func tensorFromC(managed *C.DLManagedTensorVersioned) (*core.Tensor, error) {
-	return tensorFromCReleasedBy(managed, func() { deleteTensor(managed) })
+	return tensorFromCInto(managed, func() { deleteTensor(managed) }, nil)
 }
 
 // deleteTensor calls the deleter of a DLPack tensor produced by C.
@@ -23,8 +23,16 @@ func deleteTensor(managed *C.DLManagedTensorVersioned) {
 	}
 }
 
-// tensorFromCReleasedBy is tensorFromC, with release letting go of the tensor.
-func tensorFromCReleasedBy(managed *C.DLManagedTensorVersioned, release func()) (*core.Tensor, error) {
+// tensorMemory is where tensorFromCInto makes a tensor of up to two dimensions without
+// allocating, when it is part of a larger allocation.
+type tensorMemory struct {
+	tensor core.Tensor
+	dims   [4]int64 // shape, then strides
+}
+
+// tensorFromCInto is tensorFromC, with release letting go of the tensor, made in memory when
+// not nil (and it has room for the shape and strides).
+func tensorFromCInto(managed *C.DLManagedTensorVersioned, release func(), memory *tensorMemory) (*core.Tensor, error) {
 	if managed.version.major != 1 {
 		major := managed.version.major
 		release()
@@ -47,11 +55,23 @@ func tensorFromCReleasedBy(managed *C.DLManagedTensorVersioned, release func()) 
 		DType:      dtypeFromC(dl.dtype),
 		ByteOffset: uint64(dl.byte_offset),
 	}
+	var dims []int64 // one allocation for the shape and strides
+	if memory != nil && 2*ndim <= len(memory.dims) {
+		dims = memory.dims[:0]
+	} else if ndim > 0 {
+		dims = make([]int64, 0, 2*ndim)
+	}
 	if ndim > 0 {
-		view.Shape = append([]int64(nil), unsafe.Slice((*int64)(unsafe.Pointer(dl.shape)), ndim)...)
+		dims = append(dims, unsafe.Slice((*int64)(unsafe.Pointer(dl.shape)), ndim)...)
+		view.Shape = dims[:ndim:ndim]
 		if dl.strides != nil {
-			view.Strides = append([]int64(nil), unsafe.Slice((*int64)(unsafe.Pointer(dl.strides)), ndim)...)
+			dims = append(dims, unsafe.Slice((*int64)(unsafe.Pointer(dl.strides)), ndim)...)
+			view.Strides = dims[ndim:]
 		}
 	}
-	return core.NewTensor(view, release), nil
+	if memory == nil {
+		return core.NewTensor(view, release), nil
+	}
+	core.InitTensor(&memory.tensor, view, release)
+	return &memory.tensor, nil
 }

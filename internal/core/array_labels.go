@@ -273,7 +273,7 @@ func (l *ArrayLabels) readValues(checkUnique bool, asked *Asked) (*Labels, error
 	var cpu *Labels
 	switch {
 	case checkUnique && asked != nil && asked.Distinct:
-		cpu, err = newKnownDistinctLabels(l.names, values, l.count, asked.Sorted)
+		cpu = newKnownDistinctLabels(l.names, values, asked.Sorted)
 	case checkUnique:
 		cpu, err = NewLabels(l.names, values, l.count)
 	default:

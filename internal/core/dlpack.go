@@ -102,9 +102,16 @@ type Tensor struct {
 
 // NewTensor wraps a view and the function that releases it (nil if nothing to release).
 func NewTensor(view Tensor, release func()) *Tensor {
-	t := view
+	t := new(Tensor)
+	InitTensor(t, view, release)
+	return t
+}
+
+// InitTensor is NewTensor in memory the caller gives (a binding allocating a tensor together
+// with other objects).
+func InitTensor(t *Tensor, view Tensor, release func()) {
+	*t = view
 	t.release = release
-	return &t
 }
 
 // tensorOver wraps a view of data. Data points into data, which keeps its memory alive as long

@@ -49,21 +49,19 @@ func NewLabels(names []string, values []int32, count int) (*Labels, error) {
 // assumed unique that repeat a row still get the reference's de-duplicated results.
 func (l *Labels) knownDistinct() bool { return l.count <= 1 || l.checked }
 
-// newKnownDistinctLabels is NewLabels for rows the caller checked already, finding no repeated
-// one and whether they increase all along (sorted): the labels count as checked, and their
-// hash index is built on first use.
-func newKnownDistinctLabels(names []string, values []int32, count int, sorted bool) (*Labels, error) {
-	l, err := newLabels(names, values, count)
-	if err != nil {
-		return nil, err
-	}
+// newKnownDistinctLabels wraps the values of array labels whose rows the caller checked
+// already, finding no repeated one and whether they increase all along (sorted): the labels
+// count as checked, share the names of the array labels (valid, and never modified), and
+// build their hash index on first use.
+func newKnownDistinctLabels(names []string, values []int32, sorted bool) *Labels {
+	l := newDerivedLabels(names, values)
 	l.checked = true
 	if sorted {
 		l.sorted.Store(sortedYes)
-	} else {
+	} else if l.count > 1 {
 		l.sorted.Store(sortedNo)
 	}
-	return l, nil
+	return l
 }
 
 // NewLabelsAssumeUnique is NewLabels without the uniqueness check, for rows the caller knows
