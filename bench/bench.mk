@@ -1,7 +1,8 @@
 # `make bench`: times the C API of our library and of the reference with the C programs
 # bench/labels_bench.c (labels), bench/tensor_bench.c (blocks and tensor maps),
 # bench/map_cycle_bench.c (building and freeing maps, step by step and summed),
-# bench/keys_to_sweep_bench.c (keys_to_samples and keys_to_properties over a sweep of shapes) and
+# bench/keys_to_sweep_bench.c (keys_to_samples and keys_to_properties over a sweep of shapes,
+# the call alone and the whole pipeline from labels to freed maps) and
 # bench/io_bench.c (saving and loading a 256 MiB tensor map, against a memcpy), then prints
 # one table comparing them (bench/run.sh) and writes $(BUILD)/bench/results.tsv. Each program
 # is built twice from the same source, each binary with the rpath of its own library
