@@ -712,7 +712,7 @@ mts_tensormap_t *bench_dense_map_new(uintptr_t blocks_count, uintptr_t samples_c
 }
 
 int bench_keys_to_loop(const mts_tensormap_t *map, const mts_labels_t *keys_to_move, bool to_samples,
-                       bool sort_samples, DLDataType dtype, uint64_t n, double *elapsed_ns,
+                       bool sort_samples, DLDataType dtype, uint64_t n, bool time_free, double *elapsed_ns,
                        int (*check)(const void *context, mts_tensormap_t *moved), const void *context) {
     const char *call = to_samples ? "mts_tensormap_keys_to_samples" : "mts_tensormap_keys_to_properties";
     *elapsed_ns = 0;
@@ -730,7 +730,9 @@ int bench_keys_to_loop(const mts_tensormap_t *map, const mts_labels_t *keys_to_m
             return -1;
         }
         int checked = check(context, moved);
+        double freeing = bench_now_ns();
         mts_tensormap_free(moved);
+        *elapsed_ns += time_free ? bench_now_ns() - freeing : 0;
         if (checked != 0) {
             return -1;
         }

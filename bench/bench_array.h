@@ -109,10 +109,10 @@ mts_tensormap_t *bench_dense_map_new(uintptr_t blocks_count, uintptr_t samples_c
 
 /* Times n calls of mts_tensormap_keys_to_samples (to_samples) or _keys_to_properties on `map`,
  * each given a new scalar fill value of `dtype` made before the timer; `check` looks at each
- * result after the timer, which is then freed. Sets *elapsed_ns; returns 0, or -1 after
- * bench_fail. */
+ * result after the timer, which is then freed (timed too with time_free). Sets *elapsed_ns;
+ * returns 0, or -1 after bench_fail. */
 int bench_keys_to_loop(const mts_tensormap_t *map, const mts_labels_t *keys_to_move, bool to_samples,
-                       bool sort_samples, DLDataType dtype, uint64_t n, double *elapsed_ns,
+                       bool sort_samples, DLDataType dtype, uint64_t n, bool time_free, double *elapsed_ns,
                        int (*check)(const void *context, mts_tensormap_t *moved), const void *context);
 
 #endif

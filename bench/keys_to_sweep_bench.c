@@ -225,7 +225,7 @@ static int run_sweep(void *context, uint64_t n, double *elapsed_ns) {
         return -1;
     }
     return bench_keys_to_loop(current.map, current.keys_to_move, c->to_samples, shape->sort_samples,
-                              shape->f32 ? BENCH_F32 : BENCH_F64, n, elapsed_ns, check_moved, c);
+                              shape->f32 ? BENCH_F32 : BENCH_F64, n, false, elapsed_ns, check_moved, c);
 }
 
 /* Makes the map of the case's shape, moves its keys, frees both, n times; the time of all
@@ -236,31 +236,19 @@ static int run_pipeline(void *context, uint64_t n, double *elapsed_ns) {
     if (current_get(shape) != 0) { /* the keys to move */
         return -1;
     }
-    DLDataType dtype = shape->f32 ? BENCH_F32 : BENCH_F64;
     *elapsed_ns = 0;
     for (uint64_t i = 0; i < n; i++) {
-        mts_array_t fill = bench_array_scalar(dtype, 0.0);
-        if (fill.ptr == NULL) {
-            bench_fail("out of memory");
-            return -1;
-        }
         double start = bench_now_ns();
         mts_tensormap_t *map = map_new(shape);
-        if (map == NULL) {
-            fill.destroy(fill.ptr);
-            return -1;
-        }
-        mts_tensormap_t *moved = c->to_samples
-                                     ? mts_tensormap_keys_to_samples(map, current.keys_to_move, fill, shape->sort_samples)
-                                     : mts_tensormap_keys_to_properties(map, current.keys_to_move, fill, shape->sort_samples);
         double made = bench_now_ns();
-        int checked = bench_pointer(moved, c->to_samples ? "mts_tensormap_keys_to_samples" : "mts_tensormap_keys_to_properties");
-        checked = checked != 0 ? checked : check_moved(c, moved);
+        double moving = 0;
+        int moved = map == NULL ? -1
+                                : bench_keys_to_loop(map, current.keys_to_move, c->to_samples, shape->sort_samples,
+                                                     shape->f32 ? BENCH_F32 : BENCH_F64, 1, true, &moving, check_moved, c);
         double freeing = bench_now_ns();
-        mts_tensormap_free(moved);
         mts_tensormap_free(map);
-        *elapsed_ns += made - start + bench_now_ns() - freeing;
-        if (checked != 0) {
+        *elapsed_ns += made - start + moving + bench_now_ns() - freeing;
+        if (moved != 0) {
             return -1;
         }
     }

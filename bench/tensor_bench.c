@@ -426,7 +426,7 @@ static int run_keys_to(void *context, uint64_t n, double *elapsed_ns) {
     if (wide_get() != 0) {
         return -1;
     }
-    return bench_keys_to_loop(wide.map, wide.keys_to_move, c->to_samples, c->sort_samples, BENCH_F64, n, elapsed_ns,
+    return bench_keys_to_loop(wide.map, wide.keys_to_move, c->to_samples, c->sort_samples, BENCH_F64, n, false, elapsed_ns,
                               check_moved, c);
 }
 
