@@ -96,7 +96,12 @@ func Outputs(in *Input) ([]Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	outputs = append(outputs, Output{"internal/core/status_gen.go", status}, Output{"internal/core/dlpack_gen.go", dlpack})
+	probes, err := gocore.Probes()
+	if err != nil {
+		return nil, err
+	}
+	outputs = append(outputs, Output{"internal/core/status_gen.go", status}, Output{"internal/core/dlpack_gen.go", dlpack},
+		Output{gocore.ProbesPath, probes})
 	layer, err := cgo.Generate(api, in.Cgo)
 	if err != nil {
 		return nil, err

@@ -232,3 +232,45 @@ func BenchmarkLabelsSelectOneDimension(b *testing.B) {
 		}
 	}
 }
+
+// benchNarrow gives 1e6 distinct rows of width 1 (i) or 2 (i / 1000, i % 1000), in a fixed
+// scrambled order: the widths whose rows the index stores in slots of 2 and 4 words.
+func benchNarrow(width int) []int32 {
+	values := make([]int32, 0, width*1_000_000)
+	for i := range int32(1_000_000) {
+		if width == 1 {
+			values = append(values, i)
+		} else {
+			values = append(values, i/1000, i%1000)
+		}
+	}
+	rng := newTestRand(7)
+	for i := 1_000_000 - 1; i > 0; i-- {
+		j := rng.IntN(i + 1)
+		for k := range width {
+			values[width*i+k], values[width*j+k] = values[width*j+k], values[width*i+k]
+		}
+	}
+	return values
+}
+
+// Checked creation of 1e6 scrambled rows of width 1 or 2, then lookups of 4096 of them: the
+// check inserts by regions, the lookups probe one slot size each.
+func benchNarrowCreateAndFind(b *testing.B, width int) {
+	values := benchNarrow(width)
+	for b.Loop() {
+		l, err := NewLabels(benchNames[:width], values, 1_000_000)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range 4096 {
+			row := values[width*i*200 : width*i*200+width]
+			if p, _ := l.Position(row); p != i*200 {
+				b.Fatal(p)
+			}
+		}
+	}
+}
+
+func BenchmarkLabelsNarrowWidth1(b *testing.B) { benchNarrowCreateAndFind(b, 1) }
+func BenchmarkLabelsNarrowWidth2(b *testing.B) { benchNarrowCreateAndFind(b, 2) }

@@ -184,49 +184,8 @@ func (ix *labelsIndex) probeFrom(values, row []int32, h, i uint64) (int, uint64)
 }
 
 // Widths 1 to 4 have their own probe, so that comparisons work on registers, not slices.
-// Widths 1 to 3 compare with the row stored in the slot, wider ones with the values.
-
-func (ix *labelsIndex) probe1(a int32, h, i uint64) (int, uint64) {
-	slots, mask := ix.slots, ix.mask
-	tag, posMask := ix.tag(h), ix.posMask
-	for ; ; i = (i + 1) & mask {
-		s := slots[2*i : 2*i+2 : 2*i+2]
-		if s[0] == 0 {
-			return -1, i
-		}
-		if s[0]&^posMask == tag && int32(s[1]) == a {
-			return int(s[0]&posMask) - 1, i
-		}
-	}
-}
-
-func (ix *labelsIndex) probe2(a, b int32, h, i uint64) (int, uint64) {
-	slots, mask := ix.slots, ix.mask
-	tag, posMask := ix.tag(h), ix.posMask
-	for ; ; i = (i + 1) & mask {
-		s := slots[4*i : 4*i+4 : 4*i+4]
-		if s[0] == 0 {
-			return -1, i
-		}
-		if s[0]&^posMask == tag && int32(s[1]) == a && int32(s[2]) == b {
-			return int(s[0]&posMask) - 1, i
-		}
-	}
-}
-
-func (ix *labelsIndex) probe3(a, b, c int32, h, i uint64) (int, uint64) {
-	slots, mask := ix.slots, ix.mask
-	tag, posMask := ix.tag(h), ix.posMask
-	for ; ; i = (i + 1) & mask {
-		s := slots[4*i : 4*i+4 : 4*i+4]
-		if s[0] == 0 {
-			return -1, i
-		}
-		if s[0]&^posMask == tag && int32(s[1]) == a && int32(s[2]) == b && int32(s[3]) == c {
-			return int(s[0]&posMask) - 1, i
-		}
-	}
-}
+// Widths 1 to 3 compare with the row stored in the slot (probe1 to probe3, generated into
+// labels_probe_gen.go by gen/gocore), wider ones with the values.
 
 func (ix *labelsIndex) probe4(values []int32, a, b, c, d int32, h, i uint64) (int, uint64) {
 	return ix.probeValues(ix.tag(h), i, func(p int) bool {
