@@ -11,7 +11,9 @@
 # BENCH_ARGS goes to every program: `make bench BENCH_ARGS="--quick"` for a smoke test,
 # `make bench BENCH_ARGS="position select"` for the cases whose id contains a pattern
 # (`make bench BENCH_ARGS=tensor` for the tensor map cases, `make bench BENCH_ARGS=io_` for the
-# save and load cases: a bare "io" would also match labels cases such as position_present).
+# save and load cases: a bare "io" would also match labels cases such as position_present;
+# a pattern ending with '$' matches the end of an id: `BENCH_ARGS='map_build_10$$'` runs
+# map_build_10 alone).
 # `make bench BENCH_PROGRAMS=io_bench` builds and runs one program only. BENCH_ROUNDS (default
 # 3) is the number of alternating runs of each side whose medians are compared (bench/run.sh).
 # The cases of BENCH_FASTPATH_CASES also run with their fast path off, in the same rounds, and a

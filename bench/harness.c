@@ -212,12 +212,24 @@ void bench_print_preamble(const void *symbol, const char *timing) {
     fflush(stdout);
 }
 
+/* Whether id contains pattern, or ends with it when pattern ends with '$' (so that
+ * "map_build_10$" picks that case alone, not map_build_10000 too). */
+static int bench_matches(const char *id, const char *pattern) {
+    size_t length = strlen(pattern);
+    if (length == 0 || pattern[length - 1] != '$') {
+        return strstr(id, pattern) != NULL;
+    }
+    size_t id_length = strlen(id);
+    length--;
+    return id_length >= length && strncmp(id + id_length - length, pattern, length) == 0;
+}
+
 static int bench_wanted(const char *id, const bench_args *args) {
     if (args->patterns_count == 0) {
         return 1;
     }
     for (int i = 0; i < args->patterns_count; i++) {
-        if (strstr(id, args->patterns[i]) != NULL) {
+        if (bench_matches(id, args->patterns[i])) {
             return 1;
         }
     }
