@@ -88,8 +88,9 @@ typedef struct {
 
 /* Parses `[--quick] [--list] [EXTRA] [PATTERN...]`, EXTRA being the program's own flag (or
  * NULL). A case runs when its id contains a PATTERN, or ends with it when the PATTERN ends
- * with '$' (none given: every case). Returns -1 when the cases should run, otherwise the exit code (after --list printed
- * the cases, or after a usage message). Free the arguments with bench_args_free. */
+ * with '$' (none given: every case). Returns -1 when the cases should run, otherwise the exit
+ * code (after --list printed the cases, or after a usage message). Free the arguments with
+ * bench_args_free. */
 int bench_parse_args(int argc, char **argv, const bench_case *cases, size_t count, const char *extra,
                      bench_args *args);
 void bench_args_free(bench_args *args);

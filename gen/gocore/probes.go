@@ -57,6 +57,16 @@ func found() *jen.Statement {
 	return jen.Int().Call(jen.Id("s").Index(jen.Lit(0)).Op("&").Id("posMask")).Op("-").Lit(1)
 }
 
+// walkChain is the linear probe from slot i for the row of values: onEmpty runs at the empty
+// slot that ends the chain, onMatch at the slot holding the row (both leave the loop).
+func walkChain(stride int, values, onEmpty, onMatch []jen.Code) jen.Code {
+	return jen.For(jen.Empty(), jen.Empty(), jen.Id("i").Op("=").Parens(jen.Id("i").Op("+").Lit(1)).Op("&").Id("mask")).Block(
+		jen.Id("s").Op(":=").Add(slotOf(stride)),
+		jen.If(jen.Id("s").Index(jen.Lit(0)).Op("==").Lit(0)).Block(onEmpty...),
+		jen.If(matches(values)).Block(onMatch...),
+	)
+}
+
 // probe writes probeN for rows of width values in slots of stride words.
 func probe(width, stride int) jen.Code {
 	var params, values []jen.Code
@@ -72,11 +82,8 @@ func probe(width, stride int) jen.Code {
 		Params(jen.Int(), jen.Uint64()).Block(
 		jen.List(jen.Id("slots"), jen.Id("mask")).Op(":=").List(jen.Id("ix").Dot("slots"), jen.Id("ix").Dot("mask")),
 		jen.List(jen.Id("tag"), jen.Id("posMask")).Op(":=").List(jen.Id("ix").Dot("tag").Call(jen.Id("h")), jen.Id("ix").Dot("posMask")),
-		jen.For(jen.Empty(), jen.Empty(), jen.Id("i").Op("=").Parens(jen.Id("i").Op("+").Lit(1)).Op("&").Id("mask")).Block(
-			jen.Id("s").Op(":=").Add(slotOf(stride)),
-			jen.If(jen.Id("s").Index(jen.Lit(0)).Op("==").Lit(0)).Block(jen.Return(jen.Lit(-1), jen.Id("i"))),
-			jen.If(matches(values)).Block(jen.Return(found(), jen.Id("i"))),
-		),
+		walkChain(stride, values, []jen.Code{jen.Return(jen.Lit(-1), jen.Id("i"))},
+			[]jen.Code{jen.Return(found(), jen.Id("i"))}),
 	)
 }
 
@@ -107,11 +114,7 @@ func regionPass(stride int) jen.Code {
 			jen.Id("tag").Op(":=").Id("e").Index(jen.Id("entryHash")).Op("<<").Id("posBits"),
 			jen.Id("pos").Op(":=").Lit(-1),
 			jen.Id("i").Op(":=").Uint64().Call(jen.Id("e").Index(jen.Id("entryHome"))),
-			jen.For(jen.Empty(), jen.Empty(), jen.Id("i").Op("=").Parens(jen.Id("i").Op("+").Lit(1)).Op("&").Id("mask")).Block(
-				jen.Id("s").Op(":=").Add(slotOf(stride)),
-				jen.If(jen.Id("s").Index(jen.Lit(0)).Op("==").Lit(0)).Block(jen.Break()),
-				jen.If(matches(values)).Block(jen.Id("pos").Op("=").Add(found()), jen.Break()),
-			),
+			walkChain(stride, values, []jen.Code{jen.Break()}, []jen.Code{jen.Id("pos").Op("=").Add(found()), jen.Break()}),
 			jen.If(jen.Id("out").Op("!=").Nil()).Block(
 				jen.Id("out").Index(jen.Id("e").Index(jen.Id("entryIndex"))).Op("=").Int64().Call(jen.Id("pos")),
 			).Else().If(jen.Id("pos").Op(">=").Lit(0)).Block(
