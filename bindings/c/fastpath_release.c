@@ -6,19 +6,32 @@
 
 #include "fastpath.h"
 
+/* Destroys an array of the list, freeing its struct when marked MTSGO_RELEASE_OWNED. */
+static void release_array(uintptr_t marked) {
+    struct mts_array_t *array = (struct mts_array_t *)(marked & ~MTSGO_RELEASE_OWNED);
+    if (marked & MTSGO_RELEASE_OWNED) {
+        mtsgo_array_release(array);
+    } else {
+        mtsgo_array_destroy(array);
+        memset(array, 0, sizeof(struct mts_array_t));
+    }
+}
+
 void mtsgo_release_tensormap(const uintptr_t *arrays, uintptr_t arrays_count, const uintptr_t *blocks,
-                             uintptr_t blocks_count, struct mts_tensormap_t *tensormap) {
+                             uintptr_t blocks_count, const uintptr_t *labels, uintptr_t labels_count,
+                             struct mts_tensormap_t *tensormap) {
     for (uintptr_t i = 0; i < arrays_count; i++) {
-        struct mts_array_t *array = (struct mts_array_t *)(arrays[i] & ~MTSGO_RELEASE_OWNED);
-        if (arrays[i] & MTSGO_RELEASE_OWNED) {
-            mtsgo_array_release(array);
-        } else {
-            mtsgo_array_destroy(array);
-            memset(array, 0, sizeof(struct mts_array_t));
-        }
+        release_array(arrays[i]);
     }
     for (uintptr_t i = 0; i < blocks_count; i++) {
         mtsgo_block_record_free((struct mts_block_t *)blocks[i]);
+    }
+    for (uintptr_t i = 0; i < labels_count; i++) {
+        if (labels[i] & MTSGO_RELEASE_LABELS) {
+            mtsgo_labels_dispose((struct mts_labels_t *)(labels[i] & ~MTSGO_RELEASE_LABELS));
+        } else {
+            release_array(labels[i]);
+        }
     }
     if (tensormap != NULL) {
         mtsgo_tensormap_record_free(tensormap);

@@ -4,6 +4,7 @@ package main
 import "C"
 
 import (
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/metatensor-go/metatensor/internal/core"
@@ -16,12 +17,18 @@ import (
 // The lists hold addresses and handles as integers in one Go allocation (no pointer for cgo
 // to check), sized for every block of the tensor map (gradients included) and the map itself;
 // other records and arrays, and any past that size, are released at once, as
-// core.DirectRelease does.
+// core.DirectRelease does. The labels that go with the tensor map (labelsBatch) are released
+// in the same call, after the blocks, and so are the tensor map record's C reference to its
+// keys when Go made them: without it, C would call back into Go to release them.
 type batchRelease struct {
 	arrays    []C.uintptr_t // each marked MTSGO_RELEASE_OWNED when it is its adaptor's own allocation
 	records   []C.uintptr_t
 	handles   []objectHandle
 	tensorMap *C.struct_mts_tensormap_t
+	// The labels' arrays (marked as arrays are) and records (marked MTSGO_RELEASE_LABELS), in
+	// the order to release them; few, as labels are shared, and grown when more.
+	labels      []C.uintptr_t
+	labelsFirst [6]C.uintptr_t
 }
 
 // prepare sizes the lists for the release of a tensor map's blocks; false when switched off.
@@ -35,6 +42,7 @@ func (b *batchRelease) prepare(tensor *core.TensorMap) bool {
 	b.records = words[count : count : 2*count]
 	// The blocks' handles, and the tensor map's.
 	b.handles = unsafe.Slice((*objectHandle)(unsafe.Pointer(&words[2*count])), count+1)[:0]
+	b.labels = b.labelsFirst[:0]
 	return true
 }
 
@@ -57,17 +65,29 @@ func blockTreeSize(block *core.Block) int {
 }
 
 func (b *batchRelease) DestroyArray(array core.Array) {
-	c, ok := array.(*cArray)
-	if !ok || c.raw == nil || len(b.arrays) == cap(b.arrays) {
+	if len(b.arrays) == cap(b.arrays) {
 		array.Destroy()
-		return
+	} else if address := releasedArray(array); address != 0 {
+		b.arrays = append(b.arrays, address)
+	}
+}
+
+// releasedArray is the address to give C for the release of array, marked
+// MTSGO_RELEASE_OWNED when the adaptor allocated it, and leaves array released; 0 when array
+// had nothing to release in C or was released at once (any array that is not a caller's in C
+// memory).
+func releasedArray(array core.Array) C.uintptr_t {
+	c, ok := array.(*cArray)
+	if !ok || c.raw == nil || c.labels != nil {
+		array.Destroy() // Go memory, or the labels record's own array (mtsgo_labels_dispose)
+		return 0
 	}
 	address := C.uintptr_t(uintptr(unsafe.Pointer(c.raw)))
 	if c.allocated {
 		address |= C.MTSGO_RELEASE_OWNED
 	}
-	b.arrays = append(b.arrays, address)
 	c.raw = nil
+	return address
 }
 
 func (b *batchRelease) ReleaseRecord(record unsafe.Pointer) {
@@ -80,14 +100,42 @@ func (b *batchRelease) ReleaseRecord(record unsafe.Pointer) {
 	case kind == tensorMapRecord && b.tensorMap == nil:
 		b.tensorMap = (*C.struct_mts_tensormap_t)(record)
 		b.handles = append(b.handles, forgetTensorMapRecord(b.tensorMap))
+		if keys := b.tensorMap.keys; keys != nil {
+			if handle := objectHandle(atomic.LoadUintptr(recordHandle(keys))); handle != 0 {
+				b.tensorMap.keys = nil
+				dropCReferencesWith(keys, handle.Value().(*labelsObject), 1, b.LabelsReleaser())
+			}
+		}
 	default:
 		releaseRecord(record)
 	}
+}
+
+func (b *batchRelease) LabelsReleaser() core.Releaser { return (*labelsBatch)(b) }
+
+// labelsBatch is the core.Releaser of the labels a batchRelease releases.
+type labelsBatch batchRelease
+
+func (l *labelsBatch) DestroyArray(array core.Array) {
+	if address := releasedArray(array); address != 0 {
+		l.labels = append(l.labels, address)
+	}
+}
+
+func (l *labelsBatch) ReleaseRecord(record unsafe.Pointer) {
+	if recordKind((*C.struct_mtsgo_record)(record).magic) != labelsRecord {
+		releaseRecord(record)
+		return
+	}
+	l.handles = append(l.handles, forgetLabelsRecord((*C.struct_mts_labels_t)(record)))
+	l.labels = append(l.labels, C.uintptr_t(uintptr(record))|C.MTSGO_RELEASE_LABELS)
 }
 
 // finish does the releases collected.
 func (b *batchRelease) finish() {
 	deleteHandles(b.handles)
 	C.mtsgo_release_tensormap(unsafe.SliceData(b.arrays), C.uintptr_t(len(b.arrays)),
-		unsafe.SliceData(b.records), C.uintptr_t(len(b.records)), b.tensorMap)
+		unsafe.SliceData(b.records), C.uintptr_t(len(b.records)),
+		unsafe.SliceData(b.labels), C.uintptr_t(len(b.labels)), b.tensorMap)
+	b.labels = nil
 }

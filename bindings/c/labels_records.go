@@ -137,21 +137,33 @@ func mtsgo_labels_release(record *C.struct_mts_labels_t) (status C.mts_status_t)
 // dropCReferences drops n C references to materialized labels, as n mts_labels_free would:
 // the last one lets go of the record's core reference.
 func dropCReferences(record *C.struct_mts_labels_t, object *labelsObject, n uint64) {
+	dropCReferencesWith(record, object, n, core.DirectRelease{})
+}
+
+// dropCReferencesWith is dropCReferences, r releasing the labels when they go.
+func dropCReferencesWith(record *C.struct_mts_labels_t, object *labelsObject, n uint64, r core.Releaser) {
 	if atomic.AddUint64((*uint64)(unsafe.Pointer(&record.references)), -n)&0xffffffff == 0 {
-		object.labels.Release()
+		object.labels.ReleaseNWith(1, r)
 	}
 }
 
 // disposeLabelsRecord releases a labels record and everything C-side it holds.
 func disposeLabelsRecord(record *C.struct_mts_labels_t) {
-	object := objectHandle(record.record.handle).Value().(*labelsObject)
+	objectHandle(forgetLabelsRecord(record)).Delete()
+	C.mtsgo_labels_dispose(record)
+}
+
+// forgetLabelsRecord does the Go part of disposeLabelsRecord, all but deleting the handle it
+// gives: mtsgo_labels_dispose is left to do.
+func forgetLabelsRecord(record *C.struct_mts_labels_t) objectHandle {
+	handle := objectHandle(record.record.handle)
+	object := handle.Value().(*labelsObject)
 	record.record.magic = C.MTSGO_FREED_MAGIC
-	objectHandle(record.record.handle).Delete()
 	if object.exported != nil {
 		object.exported.release()
 	}
 	object.pinLock.Lock()
 	object.pinner.Unpin()
 	object.pinLock.Unlock()
-	C.mtsgo_labels_dispose(record)
+	return handle
 }

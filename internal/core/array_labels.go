@@ -227,7 +227,11 @@ func (l *ArrayLabels) ReleasesGoMemoryOnly() bool {
 func (l *ArrayLabels) Release() { l.ReleaseN(1) }
 
 // ReleaseN drops n holders at once.
-func (l *ArrayLabels) ReleaseN(n int64) {
+func (l *ArrayLabels) ReleaseN(n int64) { l.ReleaseNWith(n, DirectRelease{}) }
+
+// ReleaseNWith is ReleaseN, letting r release the values array and the record when the last
+// holder goes (a tensor map freed with FreeWith releases its labels with its blocks).
+func (l *ArrayLabels) ReleaseNWith(n int64, r Releaser) {
 	switch remaining := l.references.Add(-n); {
 	case remaining > 0:
 		return
@@ -236,10 +240,10 @@ func (l *ArrayLabels) ReleaseN(n int64) {
 	}
 	l.releaseTensor()
 	if l.array != nil {
-		l.array.Destroy()
+		r.DestroyArray(l.array)
 		l.array = nil
 	}
-	l.view.release() // last: a binding's record may hold the array's memory
+	l.view.releaseWith(r) // last: a binding's record may hold the array's memory
 }
 
 func (l *ArrayLabels) releaseTensor() {

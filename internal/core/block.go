@@ -432,11 +432,12 @@ func (b *Block) freeWith(r Releaser, runs *labelsRuns) {
 		r.DestroyArray(b.values)
 		b.values = nil
 	}
-	runs.release(0, b.samples)
+	labels := forLabels(r)
+	runs.release(labels, 0, b.samples)
 	for _, component := range b.components {
-		component.Release()
+		component.ReleaseNWith(1, labels)
 	}
-	runs.release(1, b.properties)
+	runs.release(labels, 1, b.properties)
 	b.samples, b.components, b.properties = nil, nil, nil
 	// Last: a binding may keep the values array in the record (the C library does).
 	b.view.releaseWith(r)

@@ -108,3 +108,66 @@ func TestFreeWithReleasesArraysBeforeTheirRecords(t *testing.T) {
 		assert.EqualValues(t, 1, l.references.Load())
 	}
 }
+
+// labelsRecordingReleaser is a recordingReleaser that also takes the labels, noting theirs
+// apart.
+type labelsRecordingReleaser struct {
+	recordingReleaser
+	labels labelsRecorder
+}
+
+type labelsRecorder struct{ events *[]string }
+
+func (r *labelsRecordingReleaser) LabelsReleaser() Releaser {
+	r.labels.events = &r.events
+	return &r.labels
+}
+
+func (r *labelsRecorder) DestroyArray(array Array) {
+	*r.events = append(*r.events, "labels array")
+	array.Destroy()
+}
+
+func (r *labelsRecorder) ReleaseRecord(record unsafe.Pointer) {
+	*r.events = append(*r.events, "labels record:"+*(*string)(record))
+}
+
+// A LabelsReleasing releaser also takes the arrays and records of the labels that go with the
+// tensor map (those it held last), each array before its record; shared labels stay.
+func TestFreeWithReleasesLabelsThatGo(t *testing.T) {
+	s, c, p := blockLabels(t)
+	shared := rangeLabels(t, "p", 4)
+	block, err := NewBlock(f64Array(t, []uintptr{3, 2, 4}, nil), s, []*ArrayLabels{c}, p)
+	require.NoError(t, err)
+	other, err := NewBlock(f64Array(t, []uintptr{3, 2, 4}, nil), s, []*ArrayLabels{c}, shared)
+	require.NoError(t, err)
+	keys := rangeLabels(t, "k", 2)
+	tensor, err := NewTensorMap(keys, []*Block{block, other})
+	require.NoError(t, err)
+	for _, l := range []*ArrayLabels{s, c, p, keys} {
+		l.Release() // the tensor map holds them last
+	}
+
+	names := []string{"map", "block", "other", "s", "c", "k", "shared"}
+	tensor.View().Attach(unsafe.Pointer(&names[0]))
+	block.View().Attach(unsafe.Pointer(&names[1]))
+	other.View().Attach(unsafe.Pointer(&names[2]))
+	s.View().Attach(unsafe.Pointer(&names[3]))
+	c.View().Attach(unsafe.Pointer(&names[4]))
+	keys.View().Attach(unsafe.Pointer(&names[5]))
+	shared.View().Attach(unsafe.Pointer(&names[6]))
+
+	var releaser labelsRecordingReleaser
+	tensor.FreeWith(&releaser)
+	assert.Equal(t, []string{
+		"array", "record:block",
+		"array", "labels array", "labels record:c", // the last block held c last
+		"labels array", // p's run ends at the second block
+		"record:other",
+		"labels array", "labels record:s", // the end of the samples' run
+		"record:map",
+		"labels array", "labels record:k",
+	}, releaser.events)
+	assert.EqualValues(t, 1, shared.references.Load(), "labels held elsewhere stay")
+	assert.Equal(t, unsafe.Pointer(&names[6]), shared.View().Record())
+}

@@ -228,11 +228,11 @@ func (t *TensorMap) FreeWith(r Releaser) {
 	for _, block := range t.blocks {
 		block.freeWith(r, &runs)
 	}
-	runs.flush()
+	runs.flush(forLabels(r))
 	t.blocks = nil
 	t.view.releaseWith(r)
 	if t.keys != nil {
-		t.keys.Release()
+		t.keys.ReleaseNWith(1, forLabels(r))
 		t.keys = nil
 	}
 }

@@ -22,8 +22,6 @@ func (v *View) Attach(record unsafe.Pointer) bool {
 // the object. A binding sets it once, before creating any object.
 var ViewReleased func(record unsafe.Pointer)
 
-func (v *View) release() { v.releaseWith(DirectRelease{}) }
-
 func (v *View) releaseWith(r Releaser) {
 	if record := atomic.SwapPointer(&v.record, nil); record != nil {
 		r.ReleaseRecord(record)
@@ -37,6 +35,22 @@ func (v *View) releaseWith(r Releaser) {
 type Releaser interface {
 	DestroyArray(array Array)
 	ReleaseRecord(record unsafe.Pointer)
+}
+
+// LabelsReleasing is a Releaser with another for the values arrays and records of the labels
+// that go with the blocks and tensor maps it frees (those whose last holder they were); the
+// labels of other Releasers go at once.
+type LabelsReleasing interface {
+	Releaser
+	LabelsReleaser() Releaser
+}
+
+// forLabels is the Releaser of the labels freed with r's blocks.
+func forLabels(r Releaser) Releaser {
+	if releasing, ok := r.(LabelsReleasing); ok {
+		return releasing.LabelsReleaser()
+	}
+	return DirectRelease{}
 }
 
 // DirectRelease destroys each array and hands each record to ViewReleased at once.
