@@ -402,6 +402,10 @@ func sortedUniqueRows(values []int32, size int) (unique []int32, inverse []int) 
 	return sorted, inverse
 }
 
+// fewRows is the most rows sortDistinctRows sorts by insertion (as slices.SortFunc does
+// below 13).
+const fewRows = 12
+
 // sortDistinctRows sorts rows (of width size > 0) that are all different; rank[i] is the
 // position of row i in sorted. sorted may be values itself, sorted in place.
 func sortDistinctRows(values []int32, size int) (sorted []int32, rank []int) {
@@ -414,7 +418,17 @@ func sortDistinctRows(values []int32, size int) (sorted []int32, rank []int) {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return compareRows(rowAt(values, size, a), rowAt(values, size, b)) })
+	if n <= fewRows {
+		// An insertion sort calling compareRows directly: a sort through a comparison
+		// function pays a call per comparison, most of the time for a few rows.
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && compareRows(rowAt(values, size, order[j]), rowAt(values, size, order[j-1])) < 0; j-- {
+				order[j], order[j-1] = order[j-1], order[j]
+			}
+		}
+	} else {
+		slices.SortFunc(order, func(a, b int) int { return compareRows(rowAt(values, size, a), rowAt(values, size, b)) })
+	}
 	sorted = make([]int32, 0, len(values))
 	for k, i := range order {
 		rank[i] = k

@@ -1076,17 +1076,30 @@ func TestDistinctRows(t *testing.T) {
 // TestSortDistinctNarrowRows checks the packed-key sort of rows of one and two values
 // against a sort by compareRows, with the extreme values whose sign bit the keys flip.
 func TestSortDistinctNarrowRows(t *testing.T) {
-	rng := rand.New(rand.NewPCG(11, 4))
 	pick := []int32{math.MinInt32, math.MinInt32 + 1, -65536, -1, 0, 1, 65536, math.MaxInt32 - 1, math.MaxInt32}
-	for trial := range 200 {
-		size, n := 1+rng.IntN(2), rng.IntN(60)
-		seen := map[[2]int32]bool{}
+	checkSortDistinctRows(t, rand.New(rand.NewPCG(11, 4)), 200, 1, 2, 59, pick, true)
+}
+
+// TestSortDistinctWideRows checks the sort of rows of three values and more, by insertion up
+// to fewRows rows and by slices.SortFunc past them.
+func TestSortDistinctWideRows(t *testing.T) {
+	pick := []int32{math.MinInt32, -1, 0, 1, 2, math.MaxInt32}
+	checkSortDistinctRows(t, rand.New(rand.NewPCG(5, 17)), 300, 3, 5, 3*fewRows-1, pick, false)
+}
+
+// checkSortDistinctRows compares sortDistinctRows with a sort by compareRows of the rows
+// themselves, over trials of up to maxRows distinct rows of minSize to maxSize (at most 5)
+// values taken from pick, or for a third of them random when random is set.
+func checkSortDistinctRows(t *testing.T, rng *rand.Rand, trials, minSize, maxSize, maxRows int, pick []int32, random bool) {
+	for trial := range trials {
+		size, n := minSize+rng.IntN(maxSize-minSize+1), rng.IntN(maxRows+1)
+		seen := map[[5]int32]bool{}
 		var rows [][]int32
 		for len(rows) < n {
-			var row [2]int32
+			var row [5]int32
 			for j := range size {
 				row[j] = pick[rng.IntN(len(pick))]
-				if rng.IntN(3) == 0 {
+				if random && rng.IntN(3) == 0 {
 					row[j] = int32(rng.Uint32())
 				}
 			}
