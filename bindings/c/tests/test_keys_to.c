@@ -1005,6 +1005,68 @@ static void test_callback_errors(void) {
 }
 
 /* ------------------------------------------------------------------------ */
+/* the results outlive the input                                            */
+
+/* The input tensor map freed first: what the result shares with it (the
+ * properties of keys_to_samples, every block having the same) stays the
+ * result's. The keys are moved from a fresh map (stage 0), from a map one of
+ * whose blocks was copied first (1), whose info was read first (2), or whose
+ * keys were moved to the properties first (3: that result outlives the input
+ * too). */
+static void test_results_outlive_input(void) {
+    long live = ta_live();
+    for (int stage = 0; stage < 4; stage++) {
+        struct small m = small_map(0);
+        const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0);
+        mts_tensormap_t *first = NULL;
+        if (stage == 1) {
+            mts_block_t *copy = mts_block_copy(block_at(m.tensor, 1));
+            CHECK(copy != NULL);
+            mts_block_free(copy);
+        } else if (stage == 2) {
+            const char *const *keys = NULL;
+            uintptr_t count = 1;
+            CHECK_STATUS(mts_tensormap_info_keys(m.tensor, &keys, &count), MTS_SUCCESS);
+            CHECK_INT_EQ(count, 0);
+        } else if (stage == 3) {
+            struct test_array *fill = ta_scalar_f64(-1);
+            first = MOVED_KEYS(mts_tensormap_keys_to_properties, m.tensor, move, fill, true);
+        }
+        struct test_array *fill = ta_scalar_f64(-1);
+        mts_tensormap_t *samples =
+            MOVED_KEYS(mts_tensormap_keys_to_samples, m.tensor, move, fill, true);
+        mts_labels_free(move);
+        CHECK_STATUS(mts_tensormap_free(m.tensor), MTS_SUCCESS);
+
+        mts_block_t *block = block_at(samples, 0);
+        static const int32_t merged_samples[] = {0, 0, 0, 2, 1, 0, 1, 1, 2, 1};
+        CHECK_BLOCK_LABELS(block, 0, NAMES_S_K, merged_samples);
+        static const int32_t shared_properties[] = {0, 1};
+        CHECK_BLOCK_LABELS(block, 1, NAMES_P, shared_properties);
+        static const uintptr_t shape[] = {5, 2};
+        static const double values[] = {1, 2, 9, 10, 3, 4, 5, 6, 7, 8};
+        CHECK_ARRAY(block_array(block), shape, values);
+        mts_block_t *gradient = gradient_of(block, "g");
+        static const int32_t gradient_samples[] = {1, 0, 2, 0, 3, 5};
+        CHECK_BLOCK_LABELS(gradient, 0, NAMES_SAMPLE_G, gradient_samples);
+        static const uintptr_t gradient_shape[] = {3, 2};
+        static const double gradient_values[] = {15, 16, 11, 12, 13, 14};
+        CHECK_ARRAY(block_array(gradient), gradient_shape, gradient_values);
+        CHECK_STATUS(mts_tensormap_free(samples), MTS_SUCCESS);
+
+        if (first != NULL) {
+            block = block_at(first, 0);
+            static const int32_t union_samples[] = {0, 1, 2};
+            CHECK_BLOCK_LABELS(block, 0, NAMES_S, union_samples);
+            static const int32_t properties[] = {0, 0, 0, 1, 1, 0, 1, 1, 2, 0, 2, 1};
+            CHECK_BLOCK_LABELS(block, 1, NAMES_K_P, properties);
+            CHECK_STATUS(mts_tensormap_free(first), MTS_SUCCESS);
+        }
+        CHECK_INT_EQ(ta_live(), live);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
 
 int main(void) {
     mts_disable_panic_printing();
@@ -1019,6 +1081,7 @@ int main(void) {
     test_nested_gradients();
     test_fill_value();
     test_callback_errors();
+    test_results_outlive_input();
 
     CHECK_NOTHING_LEAKED();
 
