@@ -24,13 +24,63 @@ func init() {
 // materializing serialises the making of labels for records made in C: rare, and short.
 var materializing sync.Mutex
 
+// internedNames are the dimension names of labels made in C, each made once: a code makes
+// labels of the same few names over and over. Past maxInternedNames names, new ones are
+// made each time. Read and written under materializing.
+var internedNames = map[string]string{}
+
+const (
+	maxInternedNames = 4096
+	maxInternedBytes = 64 // longer names are made each time
+)
+
+// internedName gives a NUL-terminated C string as a Go string, the interned one when there
+// is one.
+func internedName(name *C.char) string {
+	bytes := unsafe.Slice((*byte)(unsafe.Pointer(name)), maxInternedBytes+1) // read up to the NUL
+	// A copy in Go memory to look up: hashing reads whole words, past the end of a C string.
+	var copied [maxInternedBytes]byte
+	length := 0
+	for ; length < len(bytes) && bytes[length] != 0; length++ {
+		if length == maxInternedBytes {
+			return C.GoString(name)
+		}
+		copied[length] = bytes[length]
+	}
+	if interned, ok := internedNames[string(copied[:length])]; ok {
+		return interned
+	}
+	made := string(copied[:length])
+	if len(internedNames) < maxInternedNames {
+		internedNames[made] = made
+	}
+	return made
+}
+
 // madeInC is the Go memory of labels made in C, in one allocation: the adaptor of the values
-// array the record holds, the object of the labels' handle, their values' export and shape.
+// array the record holds, the object of the labels' handle, their values' export and shape,
+// and the core labels with their checked rows.
 type madeInC struct {
 	array  cArray
 	object labelsObject
 	export tensorMemory // the export C kept, for checked labels
 	shape  [2]uintptr   // the values' shape, as C asked it
+	memory core.LabelsMemory
+	// record and exported are the labels' record and the export C kept, which goes back to
+	// the record when the labels let it go (ReleaseTensor)
+	record   *C.struct_mts_labels_t
+	exported *C.DLManagedTensorVersioned
+}
+
+// ReleaseTensor gives the export back to the record, which deletes it with itself
+// (mtsgo_labels_dispose): one call into C instead of three. Before Go made the labels (they
+// failed), it is deleted at once.
+func (m *madeInC) ReleaseTensor() {
+	if atomic.LoadUintptr(recordHandle(m.record)) != 0 {
+		m.record.exported = m.exported
+	} else {
+		deleteTensor(m.exported)
+	}
 }
 
 // materializeLabels makes the core labels of a record made in C, which holds valid names and
@@ -44,27 +94,20 @@ func materializeLabels(record *C.struct_mts_labels_t) objectHandle {
 	var few [4]string // the core copies the names
 	names := few[:0]
 	for _, name := range unsafe.Slice(record.names, record.size) {
-		names = append(names, C.GoString(name))
+		names = append(names, internedName(name))
 	}
-	made := &madeInC{array: cArray{raw: &record.array}, shape: [2]uintptr{uintptr(record.count), uintptr(record.size)}}
+	made := &madeInC{array: cArray{raw: &record.array}, shape: [2]uintptr{uintptr(record.count), uintptr(record.size)},
+		record: record}
 	array, shape := &made.array, made.shape[:]
 	// Assumed unique, or checked without entries: only the shape is checked, as at creation,
 	// and nothing is read. Checked with entries: the labels take the export C kept, which is
 	// not asked again, with the check C made of its rows.
-	asked := core.Asked{Shape: shape, HasShape: true}
+	asked := core.Asked{Shape: shape, HasShape: true, Memory: &made.memory}
 	checked := record.exported != nil
 	if checked {
 		asked.Exported = true
-		// Once Go made the labels, their export goes back to the record when they go, and is
-		// deleted with it (mtsgo_labels_dispose): one call into C instead of three.
-		managed := record.exported
-		asked.Tensor, asked.ExportError = tensorFromCInto(managed, func() {
-			if atomic.LoadUintptr(recordHandle(record)) != 0 {
-				record.exported = managed
-			} else {
-				deleteTensor(managed)
-			}
-		}, &made.export)
+		made.exported = record.exported
+		asked.Tensor, asked.ExportError = tensorFromCInto(made.exported, made, &made.export)
 		asked.Distinct, asked.Sorted = true, record.exported_sorted != 0
 		record.exported = nil
 	}

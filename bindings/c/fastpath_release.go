@@ -14,10 +14,10 @@ import (
 // arrays, their records and the tensor map's record are released by one C call at the end
 // (fastpath_release.c) instead of two calls per block and a few per map, which cost more than
 // the releases themselves; the arrays go first, as an array may live in its block's record.
-// The lists hold addresses and handles as integers in one Go allocation (no pointer for cgo
-// to check), sized for every block of the tensor map (gradients included) and the map itself;
-// other records and arrays, and any past that size, are released at once, as
-// core.DirectRelease does. The labels that go with the tensor map (labelsBatch) are released
+// The lists hold addresses and handles as integers (no pointer for cgo to check), sized for
+// every block of the tensor map (gradients included) and the map itself, in the release's own
+// memory for small maps, else in one Go allocation; other records and arrays, and any past
+// that size, are released at once, as core.DirectRelease does. The labels that go with the tensor map (labelsBatch) are released
 // in the same call, after the blocks, and so are the tensor map record's C reference to its
 // keys when Go made them: without it, C would call back into Go to release them.
 type batchRelease struct {
@@ -29,7 +29,16 @@ type batchRelease struct {
 	// the order to release them; few, as labels are shared, and grown when more.
 	labels      []C.uintptr_t
 	labelsFirst [6]C.uintptr_t
+	wordsFirst  [3*smallRelease + 1 + labelsHandles]C.uintptr_t // the lists of a small map
 }
+
+const (
+	// smallRelease is the most blocks whose lists fit in wordsFirst.
+	smallRelease = 4
+	// labelsHandles is the room the handles list keeps for the labels records that go with the
+	// tensor map, usually its keys, samples and properties; more grow it.
+	labelsHandles = 4
+)
 
 // prepare sizes the lists for the release of a tensor map's blocks; false when switched off.
 func (b *batchRelease) prepare(tensor *core.TensorMap) bool {
@@ -37,11 +46,16 @@ func (b *batchRelease) prepare(tensor *core.TensorMap) bool {
 		return false
 	}
 	count := countBlocks(tensor.Blocks())
-	words := make([]C.uintptr_t, 3*count+1)
+	var words []C.uintptr_t
+	if need := 3*count + 1 + labelsHandles; need <= len(b.wordsFirst) {
+		words = b.wordsFirst[:need]
+	} else {
+		words = make([]C.uintptr_t, need)
+	}
 	b.arrays = words[:0:count]
 	b.records = words[count : count : 2*count]
-	// The blocks' handles, and the tensor map's.
-	b.handles = unsafe.Slice((*objectHandle)(unsafe.Pointer(&words[2*count])), count+1)[:0]
+	// The blocks' handles, the tensor map's and those of its labels that go.
+	b.handles = unsafe.Slice((*objectHandle)(unsafe.Pointer(&words[2*count])), count+1+labelsHandles)[:0]
 	b.labels = b.labelsFirst[:0]
 	return true
 }

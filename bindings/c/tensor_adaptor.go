@@ -13,8 +13,13 @@ import (
 // memory and calls its deleter on Release. A tensor of another major version is released at
 // once and rejected, as its layout may differ.
 func tensorFromC(managed *C.DLManagedTensorVersioned) (*core.Tensor, error) {
-	return tensorFromCInto(managed, func() { deleteTensor(managed) }, nil)
+	return tensorFromCInto(managed, producedTensor{managed}, nil)
 }
+
+// producedTensor is the owner of a tensor produced by C, whose deleter releases it.
+type producedTensor struct{ managed *C.DLManagedTensorVersioned }
+
+func (p producedTensor) ReleaseTensor() { deleteTensor(p.managed) }
 
 // deleteTensor calls the deleter of a DLPack tensor produced by C.
 func deleteTensor(managed *C.DLManagedTensorVersioned) {
@@ -23,19 +28,19 @@ func deleteTensor(managed *C.DLManagedTensorVersioned) {
 	}
 }
 
-// tensorMemory is where tensorFromCInto makes a tensor of up to two dimensions without
-// allocating, when it is part of a larger allocation.
+// tensorMemory is where tensorFromCInto makes a tensor, with the shape and strides of up to two
+// dimensions: part of a larger allocation, or one of its own.
 type tensorMemory struct {
 	tensor core.Tensor
 	dims   [4]int64 // shape, then strides
 }
 
-// tensorFromCInto is tensorFromC, with release letting go of the tensor, made in memory when
-// not nil (and it has room for the shape and strides).
-func tensorFromCInto(managed *C.DLManagedTensorVersioned, release func(), memory *tensorMemory) (*core.Tensor, error) {
+// tensorFromCInto is tensorFromC, with owner letting go of the tensor, made in memory (a new
+// one when nil).
+func tensorFromCInto(managed *C.DLManagedTensorVersioned, owner core.TensorOwner, memory *tensorMemory) (*core.Tensor, error) {
 	if managed.version.major != 1 {
 		major := managed.version.major
-		release()
+		owner.ReleaseTensor()
 		// The reference's text and status, for callers that match on them.
 		return nil, core.Errorf(core.InternalError,
 			"Incompatible DLPack version, got %d, but this code only supports version 1", major)
@@ -43,7 +48,7 @@ func tensorFromCInto(managed *C.DLManagedTensorVersioned, release func(), memory
 	dl := &managed.dl_tensor
 	ndim := int(dl.ndim)
 	if ndim < 0 || ndim > 0 && dl.shape == nil {
-		release()
+		owner.ReleaseTensor()
 		return nil, core.Errorf(core.InvalidParameterError, "invalid DLPack tensor: %d dimensions and no shape", ndim)
 	}
 	view := core.Tensor{
@@ -55,8 +60,11 @@ func tensorFromCInto(managed *C.DLManagedTensorVersioned, release func(), memory
 		DType:      dtypeFromC(dl.dtype),
 		ByteOffset: uint64(dl.byte_offset),
 	}
-	var dims []int64 // one allocation for the shape and strides
-	if memory != nil && 2*ndim <= len(memory.dims) {
+	if memory == nil {
+		memory = new(tensorMemory)
+	}
+	var dims []int64 // the shape and strides: in memory, or in one allocation
+	if 2*ndim <= len(memory.dims) {
 		dims = memory.dims[:0]
 	} else if ndim > 0 {
 		dims = make([]int64, 0, 2*ndim)
@@ -69,9 +77,6 @@ func tensorFromCInto(managed *C.DLManagedTensorVersioned, release func(), memory
 			view.Strides = dims[ndim:]
 		}
 	}
-	if memory == nil {
-		return core.NewTensor(view, release), nil
-	}
-	core.InitTensor(&memory.tensor, view, release)
+	core.InitOwnedTensor(&memory.tensor, view, owner)
 	return &memory.tensor, nil
 }

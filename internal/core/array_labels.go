@@ -86,7 +86,13 @@ func newArrayLabelsOfShape(names []string, array Array, shape []uintptr, checkUn
 		return LabelsFromValues(nil, nil), nil
 	}
 
-	l := &ArrayLabels{array: array, count: int(shape[0]), size: len(names)}
+	var l *ArrayLabels
+	if asked.Memory != nil {
+		l = &asked.Memory.labels
+	} else {
+		l = new(ArrayLabels)
+	}
+	l.array, l.count, l.size = array, int(shape[0]), len(names)
 	l.names = append(l.ownNames[:0:len(l.ownNames)], names...)
 	l.references.Store(1)
 	if checkUnique {
@@ -277,7 +283,12 @@ func (l *ArrayLabels) readValues(checkUnique bool, asked *Asked) (*Labels, error
 	var cpu *Labels
 	switch {
 	case checkUnique && asked != nil && asked.Distinct:
-		cpu = newKnownDistinctLabels(l.names, values, asked.Sorted)
+		if asked.Memory != nil {
+			cpu = &asked.Memory.rows
+		} else {
+			cpu = new(Labels)
+		}
+		initKnownDistinctLabels(cpu, l.names, values, asked.Sorted)
 	case checkUnique:
 		cpu, err = NewLabels(l.names, values, l.count)
 	default:

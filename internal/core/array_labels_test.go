@@ -311,6 +311,37 @@ func TestArrayLabelsAskedGoesOnFromWhatWasAsked(t *testing.T) {
 	assert.Equal(t, 1, *spy.released)
 }
 
+// With Asked.Memory, the labels and the rows of the caller's check are made in it; without
+// it, or without a check, elsewhere.
+func TestArrayLabelsAskedInTheCallersMemory(t *testing.T) {
+	names := []string{"a", "b"}
+	shape := []uintptr{2, 2}
+	for _, distinct := range []bool{true, false} {
+		spy := newSpy(t, []int32{0, 1, 1, 0}, 2, 2)
+		tensor, err := spy.AsDLPack(CPU, nil, CurrentDLPack)
+		require.NoError(t, err)
+		var memory LabelsMemory
+		asked := Asked{Shape: shape, HasShape: true, Devices: []Device{CPU}, Exported: true, Tensor: tensor,
+			Distinct: distinct, Memory: &memory}
+		labels, err := NewArrayLabelsAsked(names, spy, true, asked)
+		require.NoError(t, err)
+		assert.Same(t, &memory.labels, labels)
+		cpu, err := labels.CPU()
+		require.NoError(t, err)
+		assert.Equal(t, distinct, cpu == &memory.rows, "the rows of a Distinct check only")
+		assert.Equal(t, []int32{0, 1, 1, 0}, cpu.Values())
+		position, err := cpu.Position([]int32{1, 0})
+		require.NoError(t, err)
+		assert.Equal(t, 1, position)
+		labels.Release()
+		assert.Equal(t, 1, *spy.destroyed)
+	}
+	labels, err := NewArrayLabelsAsked(names, newSpy(t, []int32{0, 1}, 1, 2), true, Asked{})
+	require.NoError(t, err)
+	assert.NotNil(t, labels)
+	labels.Release()
+}
+
 func TestArrayLabelsAskedTakesTheCallersCheck(t *testing.T) {
 	names := []string{"a", "b"}
 	shape := []uintptr{3, 2}

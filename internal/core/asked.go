@@ -25,6 +25,16 @@ type Asked struct {
 	// Retained says that the caller counted the block's references to its labels already
 	// (ArrayLabels.RetainN, for many blocks at once): InitBlockAsked takes none.
 	Retained bool
+	// Memory, when not nil, is where NewArrayLabelsAsked makes the labels and the rows of a
+	// Distinct check: a binding allocates it with its own object for the labels.
+	Memory *LabelsMemory
+}
+
+// LabelsMemory is room for array labels and their checked rows (Asked.Memory), fresh and
+// used once: what lives in it must not be copied.
+type LabelsMemory struct {
+	labels ArrayLabels
+	rows   Labels
 }
 
 // pastShape tells whether anything was asked after the shape.

@@ -97,8 +97,17 @@ type Tensor struct {
 	// into without pinning.
 	External bool
 
-	release func()
+	owner TensorOwner
 }
+
+// TensorOwner lets go of the memory of a tensor made with InitOwnedTensor: a binding's object
+// that holds the tensor, released without a function made for it.
+type TensorOwner interface{ ReleaseTensor() }
+
+// releaseFunc is the TensorOwner of a tensor released by a function.
+type releaseFunc func()
+
+func (f releaseFunc) ReleaseTensor() { f() }
 
 // NewTensor wraps a view and the function that releases it (nil if nothing to release).
 func NewTensor(view Tensor, release func()) *Tensor {
@@ -110,8 +119,18 @@ func NewTensor(view Tensor, release func()) *Tensor {
 // InitTensor is NewTensor in memory the caller gives (a binding allocating a tensor together
 // with other objects).
 func InitTensor(t *Tensor, view Tensor, release func()) {
+	var owner TensorOwner
+	if release != nil {
+		owner = releaseFunc(release)
+	}
+	InitOwnedTensor(t, view, owner)
+}
+
+// InitOwnedTensor is InitTensor with owner (nil if nothing to release) letting go of the
+// memory.
+func InitOwnedTensor(t *Tensor, view Tensor, owner TensorOwner) {
 	*t = view
-	t.release = release
+	t.owner = owner
 }
 
 // tensorOver wraps a view of data. Data points into data, which keeps its memory alive as long
@@ -140,12 +159,12 @@ func importTensor[T Array](tensor *Tensor, method string, convert func(*Tensor) 
 
 // Release calls the deleter; later calls do nothing, so every deleter runs exactly once.
 func (t *Tensor) Release() {
-	if t == nil || t.release == nil {
+	if t == nil || t.owner == nil {
 		return
 	}
-	release := t.release
-	t.release = nil
-	release()
+	owner := t.owner
+	t.owner = nil
+	owner.ReleaseTensor()
 }
 
 // Elements is the number of elements of the tensor.

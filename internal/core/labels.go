@@ -49,19 +49,18 @@ func NewLabels(names []string, values []int32, count int) (*Labels, error) {
 // assumed unique that repeat a row still get the reference's de-duplicated results.
 func (l *Labels) knownDistinct() bool { return l.count <= 1 || l.checked }
 
-// newKnownDistinctLabels wraps the values of array labels whose rows the caller checked
-// already, finding no repeated one and whether they increase all along (sorted): the labels
-// count as checked, share the names of the array labels (valid, and never modified), and
-// build their hash index on first use.
-func newKnownDistinctLabels(names []string, values []int32, sorted bool) *Labels {
-	l := newDerivedLabels(names, values)
+// initKnownDistinctLabels makes in l, fresh, the labels of values of array labels whose rows
+// the caller checked already, finding no repeated one and whether they increase all along
+// (sorted): the labels count as checked, share the names of the array labels (valid, and
+// never modified), and build their hash index on first use.
+func initKnownDistinctLabels(l *Labels, names []string, values []int32, sorted bool) {
+	initDerivedLabels(l, names, values)
 	l.checked = true
 	if sorted {
 		l.sorted.Store(sortedYes)
 	} else if l.count > 1 {
 		l.sorted.Store(sortedNo)
 	}
-	return l
 }
 
 // NewLabelsAssumeUnique is NewLabels without the uniqueness check, for rows the caller knows
@@ -110,17 +109,23 @@ func newLabels(names []string, values []int32, count int) (*Labels, error) {
 // newDerivedLabels wraps rows that are unique by construction (results of set operations);
 // names are shared with the input labels, which never modify them.
 func newDerivedLabels(names []string, values []int32) *Labels {
+	l := &Labels{}
+	initDerivedLabels(l, names, values)
+	return l
+}
+
+// initDerivedLabels is newDerivedLabels in l, fresh.
+func initDerivedLabels(l *Labels, names []string, values []int32) {
 	size := len(names)
 	if size == 0 {
-		l := &Labels{values: []int32{}}
+		l.values = []int32{}
 		l.sorted.Store(sortedYes)
-		return l
+		return
 	}
-	l := &Labels{names: names, values: values, count: len(values) / size, size: size}
+	l.names, l.values, l.count, l.size = names, values, len(values)/size, size
 	if l.count <= 1 {
 		l.sorted.Store(sortedYes)
 	}
-	return l
 }
 
 // Names gives the dimension names. The slice belongs to the labels: do not modify it.

@@ -46,7 +46,7 @@ func mergeAlongSamples(group []keyedBlock, movedNames []string, sortSamples bool
 		return nil, err
 	}
 
-	names := append(append([]string(nil), first.samples.Names()...), movedNames...)
+	names := append(append(make([]string, 0, first.samples.Size()+len(movedNames)), first.samples.Names()...), movedNames...)
 	samples, samplesMappings, err := mergeSamples(group, names, true, sortSamples)
 	if err != nil {
 		return nil, err

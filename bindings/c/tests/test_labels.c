@@ -322,6 +322,17 @@ static void check_invalid_names_(const char *const *names, uintptr_t count, cons
 #define CHECK_INVALID_NAMES(names, message) \
     check_invalid_names_((names), ARRAY_SIZE(names), (message), __LINE__)
 
+/* `labels` have one dimension, named `name`: 2 or 3 checks */
+static void check_single_name(const mts_labels_t *labels, const char *name) {
+    const char *const *got = NULL;
+    uintptr_t count = 0;
+    CHECK_STATUS(mts_labels_dimensions(labels, &got, &count), MTS_SUCCESS);
+    CHECK_INT_EQ(count, 1);
+    if (got != NULL && count == 1) {
+        CHECK_STR_EQ(got[0], name);
+    }
+}
+
 static void test_names(void) {
     static const int32_t values[] = {7, 8, 9};
     const char *valid[] = {"_", "_1", "a", "A_b9", "abcdefghijklmnopqrstuvwxyz_0123456789"};
@@ -330,13 +341,7 @@ static void test_names(void) {
         for (int unique = 0; unique < 2; unique++) {
             const mts_labels_t *labels = new_labels(unique, names, 1, ta_new_i32(values, 1, 1));
             CHECK(labels != NULL);
-            const char *const *got = NULL;
-            uintptr_t count = 0;
-            CHECK_STATUS(mts_labels_dimensions(labels, &got, &count), MTS_SUCCESS);
-            CHECK_INT_EQ(count, 1);
-            if (got != NULL && count == 1) {
-                CHECK_STR_EQ(got[0], valid[i]);
-            }
+            check_single_name(labels, valid[i]);
             mts_labels_free(labels);
         }
     }
@@ -401,6 +406,32 @@ static void check_bad_shape_(const uintptr_t *shape, uintptr_t ndim, uintptr_t n
 }
 #define CHECK_BAD_SHAPE(shape, names_count) \
     check_bad_shape_((shape), ARRAY_SIZE(shape), (names_count), __LINE__)
+
+/* Names read in Go (a set operation makes the labels in Go): each as given, short ones
+ * repeated and prefixes of each other, and long ones, around 64 bytes */
+static void test_names_read_in_go(void) {
+    static const int32_t values[] = {7};
+    char long_names[3][101];
+    const size_t long_lengths[3] = {64, 65, 100};
+    for (size_t i = 0; i < 3; i++) {
+        memset(long_names[i], 'n', long_lengths[i]);
+        long_names[i][long_lengths[i]] = '\0';
+    }
+    const char *given[] = {"ab", "abc", "ab", "a", "abc", long_names[0], long_names[1], long_names[2],
+                           long_names[0]};
+    for (size_t i = 0; i < ARRAY_SIZE(given); i++) {
+        const char *names[] = {given[i]};
+        for (int unique = 0; unique < 2; unique++) {
+            const mts_labels_t *labels = new_labels(unique, names, 1, ta_new_i32(values, 1, 1));
+            CHECK(labels != NULL);
+            const mts_labels_t *result = NULL;
+            CHECK_STATUS(mts_labels_union(labels, labels, &result, NULL, 0, NULL, 0), MTS_SUCCESS);
+            check_single_name(result, given[i]);
+            mts_labels_free(result);
+            mts_labels_free(labels);
+        }
+    }
+}
 
 static void test_shapes(void) {
     /* zero names: the array must have no elements; it is destroyed at once
@@ -2390,6 +2421,7 @@ int main(void) {
 #endif
 
     test_names();
+    test_names_read_in_go();
     test_shapes();
     test_duplicate_entries();
     test_small_checked_labels();
