@@ -24,39 +24,6 @@ func init() {
 // materializing serialises the making of labels for records made in C: rare, and short.
 var materializing sync.Mutex
 
-// internedNames are the dimension names of labels made in C, each made once: a code makes
-// labels of the same few names over and over. Past maxInternedNames names, new ones are
-// made each time. Read and written under materializing.
-var internedNames = map[string]string{}
-
-const (
-	maxInternedNames = 4096
-	maxInternedBytes = 64 // longer names are made each time
-)
-
-// internedName gives a NUL-terminated C string as a Go string, the interned one when there
-// is one.
-func internedName(name *C.char) string {
-	bytes := unsafe.Slice((*byte)(unsafe.Pointer(name)), maxInternedBytes+1) // read up to the NUL
-	// A copy in Go memory to look up: hashing reads whole words, past the end of a C string.
-	var copied [maxInternedBytes]byte
-	length := 0
-	for ; length < len(bytes) && bytes[length] != 0; length++ {
-		if length == maxInternedBytes {
-			return C.GoString(name)
-		}
-		copied[length] = bytes[length]
-	}
-	if interned, ok := internedNames[string(copied[:length])]; ok {
-		return interned
-	}
-	made := string(copied[:length])
-	if len(internedNames) < maxInternedNames {
-		internedNames[made] = made
-	}
-	return made
-}
-
 // madeInC is the Go memory of labels made in C, in one allocation: the adaptor of the values
 // array the record holds, the object of the labels' handle, their values' export and shape,
 // and the core labels with their checked rows.
@@ -94,7 +61,7 @@ func materializeLabels(record *C.struct_mts_labels_t) objectHandle {
 	var few [4]string // the core copies the names
 	names := few[:0]
 	for _, name := range unsafe.Slice(record.names, record.size) {
-		names = append(names, internedName(name))
+		names = append(names, C.GoString(name))
 	}
 	made := &madeInC{array: cArray{raw: &record.array}, shape: [2]uintptr{uintptr(record.count), uintptr(record.size)},
 		record: record}
