@@ -17,9 +17,10 @@ import (
 // The lists hold addresses and handles as integers (no pointer for cgo to check), sized for
 // every block of the tensor map (gradients included) and the map itself, in the release's own
 // memory for small maps, else in one Go allocation; other records and arrays, and any past
-// that size, are released at once, as core.DirectRelease does. The labels that go with the tensor map (labelsBatch) are released
-// in the same call, after the blocks, and so are the tensor map record's C reference to its
-// keys when Go made them: without it, C would call back into Go to release them.
+// that size, are released at once, as core.DirectRelease does. The labels that go with the
+// tensor map (labelsBatch) are released in the same call, after the blocks, and so is the
+// tensor map record's C reference to its keys when Go made them: without it, C would call
+// back into Go to release them.
 type batchRelease struct {
 	arrays    []C.uintptr_t // each marked MTSGO_RELEASE_OWNED when it is its adaptor's own allocation
 	records   []C.uintptr_t
@@ -151,5 +152,4 @@ func (b *batchRelease) finish() {
 	C.mtsgo_release_tensormap(unsafe.SliceData(b.arrays), C.uintptr_t(len(b.arrays)),
 		unsafe.SliceData(b.records), C.uintptr_t(len(b.records)),
 		unsafe.SliceData(b.labels), C.uintptr_t(len(b.labels)), b.tensorMap)
-	b.labels = nil
 }

@@ -13,7 +13,7 @@ import (
 // memory and calls its deleter on Release. A tensor of another major version is released at
 // once and rejected, as its layout may differ.
 func tensorFromC(managed *C.DLManagedTensorVersioned) (*core.Tensor, error) {
-	return tensorFromCInto(managed, producedTensor{managed}, nil)
+	return tensorFromCInto(managed, producedTensor{managed}, new(tensorMemory))
 }
 
 // producedTensor is the owner of a tensor produced by C, whose deleter releases it.
@@ -35,8 +35,7 @@ type tensorMemory struct {
 	dims   [4]int64 // shape, then strides
 }
 
-// tensorFromCInto is tensorFromC, with owner letting go of the tensor, made in memory (a new
-// one when nil).
+// tensorFromCInto is tensorFromC, with owner letting go of the tensor, made in memory.
 func tensorFromCInto(managed *C.DLManagedTensorVersioned, owner core.TensorOwner, memory *tensorMemory) (*core.Tensor, error) {
 	if managed.version.major != 1 {
 		major := managed.version.major
@@ -59,9 +58,6 @@ func tensorFromCInto(managed *C.DLManagedTensorVersioned, owner core.TensorOwner
 		Device:     deviceFromC(dl.device),
 		DType:      dtypeFromC(dl.dtype),
 		ByteOffset: uint64(dl.byte_offset),
-	}
-	if memory == nil {
-		memory = new(tensorMemory)
 	}
 	var dims []int64 // the shape and strides: in memory, or in one allocation
 	if 2*ndim <= len(memory.dims) {

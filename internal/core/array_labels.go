@@ -86,12 +86,7 @@ func newArrayLabelsOfShape(names []string, array Array, shape []uintptr, checkUn
 		return LabelsFromValues(nil, nil), nil
 	}
 
-	var l *ArrayLabels
-	if asked.Memory != nil {
-		l = &asked.Memory.labels
-	} else {
-		l = new(ArrayLabels)
-	}
+	l := asked.Memory.newLabels()
 	l.array, l.count, l.size = array, int(shape[0]), len(names)
 	l.names = append(l.ownNames[:0:len(l.ownNames)], names...)
 	l.references.Store(1)
@@ -283,11 +278,7 @@ func (l *ArrayLabels) readValues(checkUnique bool, asked *Asked) (*Labels, error
 	var cpu *Labels
 	switch {
 	case checkUnique && asked != nil && asked.Distinct:
-		if asked.Memory != nil {
-			cpu = &asked.Memory.rows
-		} else {
-			cpu = new(Labels)
-		}
+		cpu = asked.Memory.newRows()
 		initKnownDistinctLabels(cpu, l.names, values, asked.Sorted)
 	case checkUnique:
 		cpu, err = NewLabels(l.names, values, l.count)

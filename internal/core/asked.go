@@ -37,6 +37,22 @@ type LabelsMemory struct {
 	rows   Labels
 }
 
+// newLabels gives the room for the labels: m's, or a new allocation when m is nil.
+func (m *LabelsMemory) newLabels() *ArrayLabels {
+	if m == nil {
+		return new(ArrayLabels)
+	}
+	return &m.labels
+}
+
+// newRows is newLabels for the checked rows.
+func (m *LabelsMemory) newRows() *Labels {
+	if m == nil {
+		return new(Labels)
+	}
+	return &m.rows
+}
+
 // pastShape tells whether anything was asked after the shape.
 func (a *Asked) pastShape() bool {
 	return len(a.Devices) > 0 || a.Exported

@@ -416,23 +416,23 @@ func (b *Block) Copy() (*Block, error) {
 func (b *Block) Free() { b.FreeWith(DirectRelease{}) }
 
 // FreeWith is Free, letting r release the arrays and records.
-func (b *Block) FreeWith(r Releaser) { b.freeWith(r, nil) }
+func (b *Block) FreeWith(r Releaser) { b.freeWith(r, forLabels(r), nil) }
 
-// freeWith is FreeWith, the block's samples and properties released through runs when not nil
-// (the blocks of a tensor map, freed one after the other).
-func (b *Block) freeWith(r Releaser, runs *labelsRuns) {
+// freeWith is FreeWith, labels releasing the labels that go (forLabels(r)), the block's
+// samples and properties released through runs when not nil (the blocks of a tensor map,
+// freed one after the other).
+func (b *Block) freeWith(r, labels Releaser, runs *labelsRuns) {
 	if b == nil {
 		return
 	}
 	for _, g := range b.gradients {
-		g.Block.FreeWith(r)
+		g.Block.freeWith(r, labels, nil)
 	}
 	b.gradients = nil
 	if b.values != nil {
 		r.DestroyArray(b.values)
 		b.values = nil
 	}
-	labels := forLabels(r)
 	runs.release(labels, 0, b.samples)
 	for _, component := range b.components {
 		component.ReleaseNWith(1, labels)

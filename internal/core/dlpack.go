@@ -111,23 +111,17 @@ func (f releaseFunc) ReleaseTensor() { f() }
 
 // NewTensor wraps a view and the function that releases it (nil if nothing to release).
 func NewTensor(view Tensor, release func()) *Tensor {
-	t := new(Tensor)
-	InitTensor(t, view, release)
-	return t
-}
-
-// InitTensor is NewTensor in memory the caller gives (a binding allocating a tensor together
-// with other objects).
-func InitTensor(t *Tensor, view Tensor, release func()) {
 	var owner TensorOwner
 	if release != nil {
 		owner = releaseFunc(release)
 	}
+	t := new(Tensor)
 	InitOwnedTensor(t, view, owner)
+	return t
 }
 
-// InitOwnedTensor is InitTensor with owner (nil if nothing to release) letting go of the
-// memory.
+// InitOwnedTensor makes a tensor in memory the caller gives (a binding allocating it together
+// with other objects), owner (nil if nothing to release) letting go of the memory.
 func InitOwnedTensor(t *Tensor, view Tensor, owner TensorOwner) {
 	*t = view
 	t.owner = owner

@@ -225,14 +225,15 @@ func (t *TensorMap) FreeWith(r Releaser) {
 		return
 	}
 	var runs labelsRuns
+	labels := forLabels(r)
 	for _, block := range t.blocks {
-		block.freeWith(r, &runs)
+		block.freeWith(r, labels, &runs)
 	}
-	runs.flush(forLabels(r))
+	runs.flush(labels)
 	t.blocks = nil
 	t.view.releaseWith(r)
 	if t.keys != nil {
-		t.keys.ReleaseNWith(1, forLabels(r))
+		t.keys.ReleaseNWith(1, labels)
 		t.keys = nil
 	}
 }
