@@ -63,6 +63,12 @@ func filledBy(fill func(created *C.struct_mts_array_t) C.mts_status_t) (*cArray,
 	return created, true
 }
 
+// address is where the array struct lives, as an integer: the generated value helpers take
+// it so, as cgo checks every pointer argument on each call, and this one is always C memory.
+func (a *cArray) address() C.uintptr_t {
+	return C.uintptr_t(uintptr(unsafe.Pointer(a.raw)))
+}
+
 // cArrayAt takes ownership of a caller's array already stored in C memory, which must outlive
 // the cArray.
 func cArrayAt(raw *C.struct_mts_array_t) *cArray {
@@ -107,14 +113,15 @@ func shapeFromC(shape *C.uintptr_t, count C.uintptr_t) ([]uintptr, error) {
 	return append([]uintptr(nil), unsafe.Slice((*uintptr)(unsafe.Pointer(shape)), count)...), nil
 }
 
-// borrowedRaw is the C array behind a value a member borrows (create's fill value); the
-// generated C helper passes the member a copy without destroy, so it can not release it.
-func borrowedRaw(value core.Array, message string) (*C.struct_mts_array_t, error) {
+// borrowedAddress is the address of the C array behind a value a member borrows (create's
+// fill value); the generated C helper passes the member a copy without destroy, so it can not
+// release it.
+func borrowedAddress(value core.Array, message string) (C.uintptr_t, error) {
 	c, ok := value.(*cArray)
 	if !ok {
-		return nil, core.Errorf(core.InternalError, "%s", message)
+		return 0, core.Errorf(core.InternalError, "%s", message)
 	}
-	return c.raw, nil
+	return c.address(), nil
 }
 
 // sameKindData is the data pointer of move_data's input, which must be a C array too.

@@ -12,7 +12,7 @@ func (a *cArray) Origin() (core.Origin, error) {
 	if a.raw.origin == nil {
 		return 0, missing("origin")
 	}
-	result := C.mtsgo_array_origin_value(a.raw)
+	result := C.mtsgo_array_origin_value(a.address())
 	if result.status != C.MTS_SUCCESS {
 		return 0, failed("origin")
 	}
@@ -24,7 +24,7 @@ func (a *cArray) Device() (core.Device, error) {
 	if a.raw.device == nil {
 		return core.Device{}, missing("device")
 	}
-	result := C.mtsgo_array_device_value(a.raw)
+	result := C.mtsgo_array_device_value(a.address())
 	if result.status != C.MTS_SUCCESS {
 		return core.Device{}, failed("device")
 	}
@@ -36,7 +36,7 @@ func (a *cArray) DType() (core.DType, error) {
 	if a.raw.dtype == nil {
 		return core.DType{}, missing("dtype")
 	}
-	result := C.mtsgo_array_dtype_value(a.raw)
+	result := C.mtsgo_array_dtype_value(a.address())
 	if result.status != C.MTS_SUCCESS {
 		return core.DType{}, failed("dtype")
 	}
@@ -48,7 +48,7 @@ func (a *cArray) AsDLPack(device core.Device, stream *int64, maxVersion core.DLP
 	if a.raw.as_dlpack == nil {
 		return nil, missing("as_dlpack")
 	}
-	result := C.mtsgo_array_as_dlpack_value(a.raw, deviceToC(device), (*C.int64_t)(stream), versionToC(maxVersion))
+	result := C.mtsgo_array_as_dlpack_value(a.address(), deviceToC(device), (*C.int64_t)(stream), versionToC(maxVersion))
 	if result.status != C.MTS_SUCCESS {
 		return nil, failed("as_dlpack")
 	}
@@ -62,7 +62,7 @@ func (a *cArray) FromDLPack(dlManagedTensor *core.Tensor) (core.Array, error) {
 		return nil, missing("from_dlpack")
 	}
 	dlManagedTensorC := exportTensor(dlManagedTensor)
-	result := C.mtsgo_array_from_dlpack_value(a.raw, dlManagedTensorC.description, dlManagedTensorC.data, dlManagedTensorC.shape, dlManagedTensorC.strides)
+	result := C.mtsgo_array_from_dlpack_value(a.address(), dlManagedTensorC.description, dlManagedTensorC.data, dlManagedTensorC.shape, dlManagedTensorC.strides)
 	if err := dlManagedTensorC.done(result.dl_managed_tensor_built != 0); err != nil {
 		return nil, err
 	}
@@ -77,7 +77,7 @@ func (a *cArray) Shape() ([]uintptr, error) {
 	if a.raw.shape == nil {
 		return nil, missing("shape")
 	}
-	result := C.mtsgo_array_shape_value(a.raw)
+	result := C.mtsgo_array_shape_value(a.address())
 	if result.status != C.MTS_SUCCESS {
 		return nil, failed("shape")
 	}
@@ -111,11 +111,11 @@ func (a *cArray) Create(shape []uintptr, fillValue core.Array) (core.Array, erro
 	if a.raw.create == nil {
 		return nil, missing("create")
 	}
-	fillValueC, err := borrowedRaw(fillValue, "the fill value of mts_array_t.create must be a C array")
+	fillValueC, err := borrowedAddress(fillValue, "the fill value of mts_array_t.create must be a C array")
 	if err != nil {
 		return nil, err
 	}
-	result := C.mtsgo_array_create_value(a.raw, sizesToC(shape), C.uintptr_t(len(shape)), fillValueC)
+	result := C.mtsgo_array_create_value(a.address(), sizesToC(shape), C.uintptr_t(len(shape)), fillValueC)
 	if result.status != C.MTS_SUCCESS {
 		return nil, failed("create")
 	}
@@ -127,7 +127,7 @@ func (a *cArray) Copy(device core.Device) (core.Array, error) {
 	if a.raw.copy == nil {
 		return nil, missing("copy")
 	}
-	result := C.mtsgo_array_copy_value(a.raw, deviceToC(device))
+	result := C.mtsgo_array_copy_value(a.address(), deviceToC(device))
 	if result.status != C.MTS_SUCCESS {
 		return nil, failed("copy")
 	}

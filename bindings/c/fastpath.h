@@ -114,6 +114,15 @@ struct mtsgo_comparison {
     int failure; /* 0, or the member that failed (1 origin, 2 device, 3 dtype), negated when NULL */
 };
 
+/* What describeArray asks one array (the C array at `array`), in one call from Go: the
+ * description, and failure as in struct mtsgo_comparison. */
+struct mtsgo_array_described {
+    struct mtsgo_array_description description;
+    int failure;
+};
+
+struct mtsgo_array_described mtsgo_describe_array(uintptr_t array);
+
 /* Asks the values arrays of blocks[0..count) (count > 0) their origin, device and dtype in
  * order, stopping at the first failure or at the first array differing from the first one:
  * returns its index, or -1 when all agree. */

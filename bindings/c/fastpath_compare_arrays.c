@@ -1,5 +1,6 @@
 /* compareArrays (internal/core/array_description.go) over C arrays, in C: the fast paths of
- * mts_tensormap and mts_block_add_gradient ask the arrays what Go would, in the same order. */
+ * mts_tensormap and mts_block_add_gradient ask the arrays what Go would, in the same order; and
+ * describeArray of one C array asked from Go in one call (cArray.Describe). */
 #include <string.h>
 
 #include "fastpath.h"
@@ -22,6 +23,12 @@ static int describe(const struct mts_array_t *array, struct mtsgo_array_descript
         *failure = 3;
     }
     return *failure == 0;
+}
+
+struct mtsgo_array_described mtsgo_describe_array(uintptr_t array) {
+    struct mtsgo_array_described out = {0};
+    describe((const struct mts_array_t *)array, &out.description, &out.failure);
+    return out;
 }
 
 static int same(const struct mtsgo_array_description *a, const struct mtsgo_array_description *b) {

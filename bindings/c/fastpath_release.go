@@ -97,7 +97,7 @@ func releasedArray(array core.Array) C.uintptr_t {
 		array.Destroy() // Go memory, or the labels record's own array (mtsgo_labels_dispose)
 		return 0
 	}
-	address := C.uintptr_t(uintptr(unsafe.Pointer(c.raw)))
+	address := c.address()
 	if c.allocated {
 		address |= C.MTSGO_RELEASE_OWNED
 	}

@@ -8,7 +8,7 @@ struct mtsgo_labels_like_result mtsgo_labels_like(const struct mts_array_t *arra
     struct mtsgo_labels_like_result result = {0};
     int64_t dims[4] = {count, size, size, 1}; /* the shape, then row-major strides */
     struct mtsgo_array_from_dlpack_result made =
-        mtsgo_array_from_dlpack_value(array, values, (void *)data, dims, dims + 2);
+        mtsgo_array_from_dlpack_value((uintptr_t)array, values, (void *)data, dims, dims + 2);
     result.status = made.status;
     if (!made.dl_managed_tensor_built) {
         result.failed = MTSGO_LABELS_LIKE_NO_TENSOR;

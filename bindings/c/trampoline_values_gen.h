@@ -13,9 +13,9 @@ struct mtsgo_array_origin_result {
     mts_data_origin_t origin;
 };
 
-static inline struct mtsgo_array_origin_result mtsgo_array_origin_value(const struct mts_array_t *array) {
+static inline struct mtsgo_array_origin_result mtsgo_array_origin_value(uintptr_t array_address) {
     struct mtsgo_array_origin_result result = {0};
-    result.status = mtsgo_array_origin(array, &result.origin);
+    result.status = mtsgo_array_origin((const struct mts_array_t *)array_address, &result.origin);
     return result;
 }
 
@@ -25,9 +25,9 @@ struct mtsgo_array_device_result {
     DLDevice device;
 };
 
-static inline struct mtsgo_array_device_result mtsgo_array_device_value(const struct mts_array_t *array) {
+static inline struct mtsgo_array_device_result mtsgo_array_device_value(uintptr_t array_address) {
     struct mtsgo_array_device_result result = {0};
-    result.status = mtsgo_array_device(array, &result.device);
+    result.status = mtsgo_array_device((const struct mts_array_t *)array_address, &result.device);
     return result;
 }
 
@@ -37,9 +37,9 @@ struct mtsgo_array_dtype_result {
     DLDataType dtype;
 };
 
-static inline struct mtsgo_array_dtype_result mtsgo_array_dtype_value(const struct mts_array_t *array) {
+static inline struct mtsgo_array_dtype_result mtsgo_array_dtype_value(uintptr_t array_address) {
     struct mtsgo_array_dtype_result result = {0};
-    result.status = mtsgo_array_dtype(array, &result.dtype);
+    result.status = mtsgo_array_dtype((const struct mts_array_t *)array_address, &result.dtype);
     return result;
 }
 
@@ -49,9 +49,9 @@ struct mtsgo_array_as_dlpack_result {
     struct DLManagedTensorVersioned *dl_managed_tensor;
 };
 
-static inline struct mtsgo_array_as_dlpack_result mtsgo_array_as_dlpack_value(const struct mts_array_t *array, DLDevice device, const int64_t *stream, DLPackVersion max_version) {
+static inline struct mtsgo_array_as_dlpack_result mtsgo_array_as_dlpack_value(uintptr_t array_address, DLDevice device, const int64_t *stream, DLPackVersion max_version) {
     struct mtsgo_array_as_dlpack_result result = {0};
-    result.status = mtsgo_array_as_dlpack(array, &result.dl_managed_tensor, device, stream, max_version);
+    result.status = mtsgo_array_as_dlpack((const struct mts_array_t *)array_address, &result.dl_managed_tensor, device, stream, max_version);
     return result;
 }
 
@@ -62,7 +62,7 @@ struct mtsgo_array_from_dlpack_result {
     int dl_managed_tensor_built;
 };
 
-static inline struct mtsgo_array_from_dlpack_result mtsgo_array_from_dlpack_value(const struct mts_array_t *array, struct mtsgo_tensor_export dl_managed_tensor, void *dl_managed_tensor_data, const int64_t *dl_managed_tensor_shape, const int64_t *dl_managed_tensor_strides) {
+static inline struct mtsgo_array_from_dlpack_result mtsgo_array_from_dlpack_value(uintptr_t array_address, struct mtsgo_tensor_export dl_managed_tensor, void *dl_managed_tensor_data, const int64_t *dl_managed_tensor_shape, const int64_t *dl_managed_tensor_strides) {
     struct mtsgo_array_from_dlpack_result result = {0};
     struct DLManagedTensorVersioned *dl_managed_tensor_c = mtsgo_tensor_export_new(dl_managed_tensor, dl_managed_tensor_data, dl_managed_tensor_shape, dl_managed_tensor_strides);
     if (dl_managed_tensor_c == NULL) {
@@ -74,7 +74,7 @@ static inline struct mtsgo_array_from_dlpack_result mtsgo_array_from_dlpack_valu
         dl_managed_tensor_c->deleter(dl_managed_tensor_c);
         return result;
     }
-    result.status = mtsgo_array_from_dlpack(array, dl_managed_tensor_c, result.new_array);
+    result.status = mtsgo_array_from_dlpack((const struct mts_array_t *)array_address, dl_managed_tensor_c, result.new_array);
     if (result.status != MTS_SUCCESS) {
         free(result.new_array);
         result.new_array = NULL;
@@ -89,9 +89,9 @@ struct mtsgo_array_shape_result {
     uintptr_t shape_count;
 };
 
-static inline struct mtsgo_array_shape_result mtsgo_array_shape_value(const struct mts_array_t *array) {
+static inline struct mtsgo_array_shape_result mtsgo_array_shape_value(uintptr_t array_address) {
     struct mtsgo_array_shape_result result = {0};
-    result.status = mtsgo_array_shape(array, &result.shape, &result.shape_count);
+    result.status = mtsgo_array_shape((const struct mts_array_t *)array_address, &result.shape, &result.shape_count);
     return result;
 }
 
@@ -101,15 +101,15 @@ struct mtsgo_array_create_result {
     struct mts_array_t *new_array;
 };
 
-static inline struct mtsgo_array_create_result mtsgo_array_create_value(const struct mts_array_t *array, const uintptr_t *shape, uintptr_t shape_count, const struct mts_array_t *fill_value) {
+static inline struct mtsgo_array_create_result mtsgo_array_create_value(uintptr_t array_address, const uintptr_t *shape, uintptr_t shape_count, uintptr_t fill_value_address) {
     struct mtsgo_array_create_result result = {0};
-    struct mts_array_t fill_value_view = *fill_value;
+    struct mts_array_t fill_value_view = *(const struct mts_array_t *)fill_value_address;
     fill_value_view.destroy = NULL;
     result.new_array = calloc(1, sizeof(struct mts_array_t));
     if (result.new_array == NULL) {
         return result;
     }
-    result.status = mtsgo_array_create(array, shape, shape_count, fill_value_view, result.new_array);
+    result.status = mtsgo_array_create((const struct mts_array_t *)array_address, shape, shape_count, fill_value_view, result.new_array);
     if (result.status != MTS_SUCCESS) {
         free(result.new_array);
         result.new_array = NULL;
@@ -123,13 +123,13 @@ struct mtsgo_array_copy_result {
     struct mts_array_t *new_array;
 };
 
-static inline struct mtsgo_array_copy_result mtsgo_array_copy_value(const struct mts_array_t *array, DLDevice device) {
+static inline struct mtsgo_array_copy_result mtsgo_array_copy_value(uintptr_t array_address, DLDevice device) {
     struct mtsgo_array_copy_result result = {0};
     result.new_array = calloc(1, sizeof(struct mts_array_t));
     if (result.new_array == NULL) {
         return result;
     }
-    result.status = mtsgo_array_copy(array, device, result.new_array);
+    result.status = mtsgo_array_copy((const struct mts_array_t *)array_address, device, result.new_array);
     if (result.status != MTS_SUCCESS) {
         free(result.new_array);
         result.new_array = NULL;

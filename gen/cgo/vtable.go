@@ -192,7 +192,7 @@ var conversions = map[string]conversion{
 	// array a member creates is owned by the caller.
 	"vtable.mts_array_t": {
 		goType: core("Array"), zero: jen.Nil(),
-		argToC: convert{spell: call("borrowedRaw", message(func(s site) string {
+		argToC: convert{spell: call("borrowedAddress", message(func(s site) string {
 			return fmt.Sprintf("the %s of %s must be a C array", words(s.param.Name), s.member)
 		})), fallible: true},
 		argFromC:  convert{spell: call("borrowedFromC")},

@@ -8,8 +8,19 @@ type ArrayDescription struct {
 	DType  DType
 }
 
+// ArrayDescriber is an Array that asks itself describeArray's three questions in one step, in
+// the same order and stopping at the same failure: arrays whose every call crosses into another
+// language, where the crossing costs more than the answer.
+type ArrayDescriber interface {
+	Array
+	Describe() (ArrayDescription, error)
+}
+
 // describeArray asks an array its origin, device and dtype, in this order.
 func describeArray(array Array) (d ArrayDescription, err error) {
+	if describer, ok := array.(ArrayDescriber); ok {
+		return describer.Describe()
+	}
 	if d.Origin, err = array.Origin(); err != nil {
 		return d, err
 	}

@@ -14,9 +14,9 @@ struct mtsgo_fix_array_shape_result {
     uintptr_t shape_count;
 };
 
-static inline struct mtsgo_fix_array_shape_result mtsgo_fix_array_shape_value(const struct mts_fix_array_t *array) {
+static inline struct mtsgo_fix_array_shape_result mtsgo_fix_array_shape_value(uintptr_t array_address) {
     struct mtsgo_fix_array_shape_result result = {0};
-    result.status = mtsgo_fix_array_shape(array, &result.shape, &result.shape_count);
+    result.status = mtsgo_fix_array_shape((const struct mts_fix_array_t *)array_address, &result.shape, &result.shape_count);
     return result;
 }
 
@@ -26,9 +26,9 @@ struct mtsgo_fix_array_to_owner_result {
     struct FixOwner *owner;
 };
 
-static inline struct mtsgo_fix_array_to_owner_result mtsgo_fix_array_to_owner_value(const struct mts_fix_array_t *array, const int64_t *stream) {
+static inline struct mtsgo_fix_array_to_owner_result mtsgo_fix_array_to_owner_value(uintptr_t array_address, const int64_t *stream) {
     struct mtsgo_fix_array_to_owner_result result = {0};
-    result.status = mtsgo_fix_array_to_owner(array, &result.owner, stream);
+    result.status = mtsgo_fix_array_to_owner((const struct mts_fix_array_t *)array_address, &result.owner, stream);
     return result;
 }
 
@@ -38,15 +38,15 @@ struct mtsgo_fix_array_create_result {
     struct mts_fix_array_t *new_array;
 };
 
-static inline struct mtsgo_fix_array_create_result mtsgo_fix_array_create_value(const struct mts_fix_array_t *array, const struct mts_fix_array_t *like) {
+static inline struct mtsgo_fix_array_create_result mtsgo_fix_array_create_value(uintptr_t array_address, uintptr_t like_address) {
     struct mtsgo_fix_array_create_result result = {0};
-    struct mts_fix_array_t like_view = *like;
+    struct mts_fix_array_t like_view = *(const struct mts_fix_array_t *)like_address;
     like_view.destroy = NULL;
     result.new_array = calloc(1, sizeof(struct mts_fix_array_t));
     if (result.new_array == NULL) {
         return result;
     }
-    result.status = mtsgo_fix_array_create(array, like_view, result.new_array);
+    result.status = mtsgo_fix_array_create((const struct mts_fix_array_t *)array_address, like_view, result.new_array);
     if (result.status != MTS_SUCCESS) {
         free(result.new_array);
         result.new_array = NULL;
