@@ -57,6 +57,22 @@ struct mtsgo_labels_like_result mtsgo_labels_like(const struct mts_array_t *arra
  * the status (a pointer to a Go variable passed to C makes it escape to the Go heap). */
 #include "trampoline_values_gen.h"
 
+/* What createFilled (internal/core) asks in its five calls (the array's dtype, the fill's
+ * dtype, shape and device, the array's create), made in one call from Go
+ * (array_create_filled.c): `calls` made or tried, the last one's member NULL (`missing`, not
+ * called) or failed (`failed`); the answers up to there. */
+struct mtsgo_filled_created {
+    int calls, missing, failed;
+    DLDataType dtype, fill_dtype;
+    const uintptr_t *fill_shape;
+    uintptr_t fill_shape_count;
+    DLDevice fill_device;
+    struct mts_array_t *created; /* NULL after a successful create: memory ran out */
+};
+
+struct mtsgo_filled_created mtsgo_create_filled(uintptr_t like, const uintptr_t *shape, uintptr_t shape_count,
+                                                uintptr_t fill);
+
 /* Records a library error on the calling thread (origin "metatensor-core", no data), after
  * releasing the previous record's data. `message` holds `length` bytes, prefix included. */
 void mtsgo_record_error(const char *message, size_t length);

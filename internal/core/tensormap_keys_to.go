@@ -554,6 +554,11 @@ func createFilled(like Array, shape []uintptr, fill Array) (Array, error) {
 	if fill == nil {
 		return nil, Errorf(InvalidParameterError, "got invalid NULL pointer for fill_value")
 	}
+	if creator, ok := like.(FilledCreator); ok {
+		if asked, ok := creator.CreateFilled(shape, fill); ok {
+			return asked.check()
+		}
+	}
 	dtype, err := like.DType()
 	if err != nil {
 		return nil, err
@@ -565,17 +570,68 @@ func createFilled(like Array, shape []uintptr, fill Array) (Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	if device.Type != DeviceCPU {
-		return nil, Errorf(InvalidParameterError, "fill_value must be on CPU")
+	if err := fillDeviceError(device); err != nil {
+		return nil, err
 	}
 	created, err := like.Create(shape, fill)
 	if err != nil {
 		return nil, err
 	}
+	return created, createdError(created)
+}
+
+// createdError is the error of a create call that succeeded without giving an array.
+func createdError(created Array) error {
 	if created == nil {
-		return nil, Errorf(InternalError, "mts_array_t.create succeeded without giving an array")
+		return Errorf(InternalError, "mts_array_t.create succeeded without giving an array")
 	}
-	return created, nil
+	return nil
+}
+
+// FilledCreator is an Array that makes createFilled's five calls itself, in one step: its
+// dtype, then the fill's dtype, shape and device, then its create; it stops after the first
+// call that fails or whose answer createFilled rejects. This is for arrays whose every call
+// crosses into another language, where the crossing costs more than the answer. It gives back
+// what it asked, which createFilled checks as it checks its own calls, so that the errors read
+// the same; false when it can not ask this fill (createFilled then calls member by member).
+type FilledCreator interface {
+	Array
+	CreateFilled(shape []uintptr, fill Array) (FilledAsked, bool)
+}
+
+// FilledAsked is what a FilledCreator asked, in createFilled's order: Calls is how many of the
+// five calls it made, Err the error of the last one when that one failed. FillShape matters
+// only when it has axes (an error names it).
+type FilledAsked struct {
+	DType, FillDType DType
+	FillShape        []uintptr
+	FillDevice       Device
+	Created          Array
+	Calls            int
+	Err              error
+}
+
+// check makes createFilled's checks on what was asked, stopping where the calls stopped.
+func (a FilledAsked) check() (Array, error) {
+	checks := [...]func() error{
+		func() error { return nil },
+		func() error { return fillDTypeError(a.FillDType, a.DType) },
+		func() error { return fillShapeError(a.FillShape) },
+		func() error { return fillDeviceError(a.FillDevice) },
+		func() error { return createdError(a.Created) },
+	}
+	for call, check := range checks {
+		if call >= a.Calls {
+			return nil, Errorf(InternalError, "the calls of a filled array's creation stopped after %d of 5 without a reason", a.Calls)
+		}
+		if call == a.Calls-1 && a.Err != nil {
+			return nil, a.Err
+		}
+		if err := check(); err != nil {
+			return nil, err
+		}
+	}
+	return a.Created, nil
 }
 
 // invalidLabelsError is the error of labels the operation built with invalid names (a panic,

@@ -933,6 +933,52 @@ static void test_fill_value(void) {
     END_TEST(move, m.tensor, live);
 }
 
+/* A failing callback among those asked before each create (the values' dtype, then the fill's
+ * dtype, shape and device) stops the operation with the callback's error, asks nothing after
+ * it, and destroys the fill once. */
+static void test_fill_callbacks_fail(void) {
+    SMALL_TEST_START(0);
+
+    static const enum ta_member members[] = {TA_DTYPE, TA_SHAPE, TA_DEVICE};
+    for (int i = 0; i < 2; i++) {
+        long before = ta_live();
+        /* the values' dtype */
+        ta_set_fail(m.values[0], TA_DTYPE, MTS_CALLBACK_ERROR, "no dtype today");
+        struct test_array *fill = ta_scalar_f64(0);
+        clear_error();
+        CHECK(KEYS_TO[i](m.tensor, move, ta_mts(fill), true) == NULL);
+        CHECK_STR_EQ(last_message(), "calling mts_array_t.dtype failed: no dtype today");
+        CHECK_STR_EQ(last_error().origin, TA_ERROR_ORIGIN);
+        CHECK_INT_EQ(ta_calls(fill, TA_DTYPE) + ta_calls(fill, TA_SHAPE) + ta_calls(fill, TA_DEVICE), 0);
+        CHECK_INT_EQ(ta_calls(m.values[0], TA_CREATE), 0);
+        CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+        CHECK_INT_EQ(ta_live(), before);
+        ta_set_fail(m.values[0], TA_NONE, MTS_SUCCESS, NULL);
+
+        /* the fill's dtype, shape, device */
+        for (int k = 0; k < 3; k++) {
+            fill = ta_scalar_f64(0);
+            ta_set_fail(fill, members[k], MTS_CALLBACK_ERROR, "the fill says no");
+            int creates = ta_calls(m.values[0], TA_CREATE);
+            clear_error();
+            CHECK(KEYS_TO[i](m.tensor, move, ta_mts(fill), true) == NULL);
+            char expected[128];
+            snprintf(expected, sizeof expected, "calling mts_array_t.%s failed: the fill says no",
+                     ta_member_name(members[k]));
+            CHECK_STR_EQ(last_message(), expected);
+            CHECK_STR_EQ(last_error().origin, TA_ERROR_ORIGIN);
+            for (int later = k + 1; later < 3; later++) {
+                CHECK_INT_EQ(ta_calls(fill, members[later]), 0);
+            }
+            CHECK_INT_EQ(ta_calls(m.values[0], TA_CREATE), creates);
+            CHECK_INT_EQ(ta_calls(fill, TA_DESTROY), 1);
+            CHECK_INT_EQ(ta_live(), before);
+        }
+    }
+    clear_error();
+    END_TEST(move, m.tensor, live);
+}
+
 /* The error of a failing callback of the keys' array while the new keys are made: the
  * callback's own here, an invalid labels error of the reference's. */
 static void check_new_keys_error(const char *message) {
@@ -1080,6 +1126,7 @@ int main(void) {
     test_preconditions();
     test_nested_gradients();
     test_fill_value();
+    test_fill_callbacks_fail();
     test_callback_errors();
     test_results_outlive_input();
 
