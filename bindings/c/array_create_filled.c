@@ -4,78 +4,55 @@
  * member or a failed call, or an answer the core rejects, which Go words. */
 #include "mtsgo.h"
 
+/* Starts call number `call`: false when its member is NULL (not called). */
+static int begin(struct mtsgo_filled_created *out, int call, int member_set) {
+    out->calls = call;
+    out->missing = !member_set;
+    return member_set;
+}
+
+/* Ends the current call: false when it failed. */
+static int succeeded(struct mtsgo_filled_created *out, mts_status_t status) {
+    out->failed = status != MTS_SUCCESS;
+    return !out->failed;
+}
+
 struct mtsgo_filled_created mtsgo_create_filled(uintptr_t like, const uintptr_t *shape, uintptr_t shape_count,
                                                 uintptr_t fill) {
     const struct mts_array_t *like_array = (const struct mts_array_t *)like;
     const struct mts_array_t *fill_array = (const struct mts_array_t *)fill;
     struct mtsgo_filled_created out = {0};
 
-    out.calls = 1;
-    if (like_array->dtype == NULL) {
-        out.missing = 1;
+    if (!begin(&out, 1, like_array->dtype != NULL)) {
         return out;
     }
     struct mtsgo_array_dtype_result dtype = mtsgo_array_dtype_value(like);
     out.dtype = dtype.dtype;
-    if (dtype.status != MTS_SUCCESS) {
-        out.failed = 1;
-        return out;
-    }
-
-    out.calls = 2;
-    if (fill_array->dtype == NULL) {
-        out.missing = 1;
+    if (!succeeded(&out, dtype.status) || !begin(&out, 2, fill_array->dtype != NULL)) {
         return out;
     }
     struct mtsgo_array_dtype_result fill_dtype = mtsgo_array_dtype_value(fill);
     out.fill_dtype = fill_dtype.dtype;
-    if (fill_dtype.status != MTS_SUCCESS) {
-        out.failed = 1;
-        return out;
-    }
-    if (out.fill_dtype.code != out.dtype.code || out.fill_dtype.bits != out.dtype.bits ||
-        out.fill_dtype.lanes != out.dtype.lanes) {
-        return out;
-    }
-
-    out.calls = 3;
-    if (fill_array->shape == NULL) {
-        out.missing = 1;
+    if (!succeeded(&out, fill_dtype.status) || out.fill_dtype.code != out.dtype.code ||
+        out.fill_dtype.bits != out.dtype.bits || out.fill_dtype.lanes != out.dtype.lanes ||
+        !begin(&out, 3, fill_array->shape != NULL)) {
         return out;
     }
     struct mtsgo_array_shape_result fill_shape = mtsgo_array_shape_value(fill);
     out.fill_shape = fill_shape.shape;
     out.fill_shape_count = fill_shape.shape_count;
-    if (fill_shape.status != MTS_SUCCESS) {
-        out.failed = 1;
-        return out;
-    }
-    if (out.fill_shape_count != 0) {
-        return out;
-    }
-
-    out.calls = 4;
-    if (fill_array->device == NULL) {
-        out.missing = 1;
+    if (!succeeded(&out, fill_shape.status) || out.fill_shape_count != 0 ||
+        !begin(&out, 4, fill_array->device != NULL)) {
         return out;
     }
     struct mtsgo_array_device_result fill_device = mtsgo_array_device_value(fill);
     out.fill_device = fill_device.device;
-    if (fill_device.status != MTS_SUCCESS) {
-        out.failed = 1;
-        return out;
-    }
-    if (out.fill_device.device_type != kDLCPU) {
-        return out;
-    }
-
-    out.calls = 5;
-    if (like_array->create == NULL) {
-        out.missing = 1;
+    if (!succeeded(&out, fill_device.status) || out.fill_device.device_type != kDLCPU ||
+        !begin(&out, 5, like_array->create != NULL)) {
         return out;
     }
     struct mtsgo_array_create_result created = mtsgo_array_create_value(like, shape, shape_count, fill);
     out.created = created.new_array;
-    out.failed = created.status != MTS_SUCCESS;
+    succeeded(&out, created.status);
     return out;
 }
