@@ -1,4 +1,5 @@
-/* mts_tensormap_free's releases in one call from Go (fastpath_release.go): a call into C per
+/* mts_tensormap_free's releases in one call from Go (fastpath_release.go), or for a small map
+ * by mts_tensormap_free's fast path once Go returned (fastpath_tensormap.c): a call into C per
  * block costs more than the release itself for thousands of blocks, and a few calls more than
  * the whole free of a small map. */
 #include <stdlib.h>

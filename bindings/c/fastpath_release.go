@@ -17,7 +17,10 @@ import (
 // The lists hold addresses and handles as integers (no pointer for cgo to check), sized for
 // every block of the tensor map (gradients included) and the map itself, in the release's own
 // memory for small maps, else in one Go allocation; other records and arrays, and any past
-// that size, are released at once, as core.DirectRelease does. The labels that go with the
+// that size, are released at once, as core.DirectRelease does. Called from the fast path of
+// mts_tensormap_free, the lists of a small map go in the fast path's memory instead, and the
+// fast path releases them once Go returned (struct mtsgo_deferred_release): one call into C
+// fewer, for a cost of the order of the whole release. The labels that go with the
 // tensor map (labelsBatch) are released in the same call, after the blocks, and so is the
 // tensor map record's C reference to its keys when Go made them: without it, C would call
 // back into Go to release them.
@@ -31,6 +34,9 @@ type batchRelease struct {
 	labels      []C.uintptr_t
 	labelsFirst [6]C.uintptr_t
 	wordsFirst  [3*smallRelease + 1 + labelsHandles]C.uintptr_t // the lists of a small map
+	// deferred is the fast path's memory for the lists of a small map, which C releases once
+	// Go returned (struct mtsgo_deferred_release); nil when Go calls C to release them.
+	deferred *C.struct_mtsgo_deferred_release
 }
 
 const (
@@ -41,8 +47,9 @@ const (
 	labelsHandles = 4
 )
 
-// prepare sizes the lists for the release of a tensor map's blocks; false when switched off.
-func (b *batchRelease) prepare(tensor *core.TensorMap) bool {
+// prepare sizes the lists for the release of a tensor map's blocks, in deferred when it is
+// not nil and they fit; false when switched off.
+func (b *batchRelease) prepare(tensor *core.TensorMap, deferred *C.struct_mtsgo_deferred_release) bool {
 	if C.mtsgo_fastpaths&C.MTSGO_FASTPATH_RELEASE == 0 {
 		return false
 	}
@@ -55,9 +62,15 @@ func (b *batchRelease) prepare(tensor *core.TensorMap) bool {
 	}
 	b.arrays = words[:0:count]
 	b.records = words[count : count : 2*count]
+	b.labels = b.labelsFirst[:0]
+	if deferred != nil && count <= C.MTSGO_DEFERRED_BLOCKS {
+		b.deferred = deferred
+		b.arrays = deferred.arrays[:0:count]
+		b.records = deferred.blocks[:0:count]
+		b.labels = deferred.labels[:0]
+	}
 	// The blocks' handles, the tensor map's and those of its labels that go.
 	b.handles = unsafe.Slice((*objectHandle)(unsafe.Pointer(&words[2*count])), count+1+labelsHandles)[:0]
-	b.labels = b.labelsFirst[:0]
 	return true
 }
 
@@ -146,10 +159,19 @@ func (l *labelsBatch) ReleaseRecord(record unsafe.Pointer) {
 	l.labels = append(l.labels, C.uintptr_t(uintptr(record))|C.MTSGO_RELEASE_LABELS)
 }
 
-// finish does the releases collected.
+// finish does the releases collected, or leaves them to the fast path when they are all in
+// its memory (more labels than it holds moved them to Go's).
 func (b *batchRelease) finish() {
 	deleteHandles(b.handles)
-	C.mtsgo_release_tensormap(unsafe.SliceData(b.arrays), C.uintptr_t(len(b.arrays)),
-		unsafe.SliceData(b.records), C.uintptr_t(len(b.records)),
-		unsafe.SliceData(b.labels), C.uintptr_t(len(b.labels)), b.tensorMap)
+	if d := b.deferred; d != nil && unsafe.SliceData(b.labels) == &d.labels[0] {
+		d.arrays_count, d.blocks_count, d.labels_count = C.uintptr_t(len(b.arrays)), C.uintptr_t(len(b.records)), C.uintptr_t(len(b.labels))
+		d.tensormap = b.tensorMap
+		d.ready = 1
+	} else {
+		C.mtsgo_release_tensormap(unsafe.SliceData(b.arrays), C.uintptr_t(len(b.arrays)),
+			unsafe.SliceData(b.records), C.uintptr_t(len(b.records)),
+			unsafe.SliceData(b.labels), C.uintptr_t(len(b.labels)), b.tensorMap)
+	}
+	// the fast path's memory ends with its call
+	b.arrays, b.records, b.labels, b.deferred = nil, nil, nil, nil
 }

@@ -116,7 +116,15 @@ struct mts_tensormap_t *mtsgo_c_tensormap(const struct mts_labels_t *keys, struc
 
 mts_status_t mtsgo_c_tensormap_free(struct mts_tensormap_t *tensor) {
     if (__atomic_load_n(&tensor->record.handle, __ATOMIC_ACQUIRE) != 0) {
-        return mtsgo_tensormap_free(tensor);
+        struct mtsgo_deferred_release deferred;
+        deferred.ready = 0;
+        tensor->deferred = &deferred;
+        mts_status_t status = mtsgo_tensormap_free(tensor);
+        if (deferred.ready) {
+            mtsgo_release_tensormap(deferred.arrays, deferred.arrays_count, deferred.blocks, deferred.blocks_count,
+                                    deferred.labels, deferred.labels_count, deferred.tensormap);
+        }
+        return status;
     }
     /* Go never saw it: release what it holds in the order Go's TensorMap.Free does. */
     tensor->record.magic = MTSGO_FREED_MAGIC;

@@ -260,6 +260,9 @@ struct mts_tensormap_t {
     struct mts_labels_t *keys;
     struct mts_block_t **blocks;
     uintptr_t blocks_count;
+    /* Set by mts_tensormap_free's fast path just before it calls Go, which takes it: where Go
+     * leaves the releases for C to do once it returned (fastpath_release.c). */
+    struct mtsgo_deferred_release *deferred;
 };
 
 /* Destroys an array (through its destroy member, when set) and frees the struct itself,

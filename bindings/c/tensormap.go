@@ -130,8 +130,10 @@ func implTensormapFree(record *C.struct_mts_tensormap_t) error {
 	if err != nil {
 		return err
 	}
+	deferred := record.deferred // the fast path's, for this call only
+	record.deferred = nil
 	release := &object.release
-	if !release.prepare(object.tensor) {
+	if !release.prepare(object.tensor, deferred) {
 		object.tensor.Free()
 		return nil
 	}

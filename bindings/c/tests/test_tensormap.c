@@ -267,6 +267,33 @@ static void test_create_from_new_blocks(void) {
     CHECK_INT_EQ(ta_live(), live);
 }
 
+/* A tensor map that Go made (its info read), freed with the last references to its labels: every
+ * array goes once, for maps of 1 to 6 blocks, each with labels of its own (more labels than a
+ * small map's release keeps in C, from 2 blocks on) */
+static void test_free_releases_what_go_made(void) {
+    long live = ta_live();
+    for (uintptr_t count = 1; count <= 6; count++) {
+        const mts_labels_t *keys = range(NAMES_K, count);
+        struct test_array *values[6];
+        mts_block_t *blocks[6];
+        for (uintptr_t i = 0; i < count; i++) {
+            blocks[i] = make_block(3, NAMES_C, 2, NAMES_P, 2, (double)i, TA_CPU, &values[i]);
+        }
+        mts_tensormap_t *tensor = mts_tensormap(keys, blocks, count);
+        CHECK(tensor != NULL);
+        mts_labels_free(keys);
+        const char *const *info = NULL;
+        uintptr_t info_count = 1;
+        CHECK_STATUS(mts_tensormap_info_keys(tensor, &info, &info_count), MTS_SUCCESS);
+        CHECK_INT_EQ(info_count, 0);
+        CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
+        for (uintptr_t i = 0; i < count; i++) {
+            CHECK_INT_EQ(ta_calls(values[i], TA_DESTROY), 1);
+        }
+        CHECK_INT_EQ(ta_live(), live);
+    }
+}
+
 static void test_empty(void) {
     long live = ta_live();
     /* no entries, any names; blocks may be NULL */
@@ -1366,6 +1393,7 @@ int main(void) {
 
     test_create();
     test_create_from_new_blocks();
+    test_free_releases_what_go_made();
     test_empty();
     test_create_errors();
     test_create_asks_once();
