@@ -1087,6 +1087,13 @@ func TestSortDistinctWideRows(t *testing.T) {
 	checkSortDistinctRows(t, rand.New(rand.NewPCG(5, 17)), 300, 3, 5, 3*fewRows-1, pick, false)
 }
 
+// TestSortDistinctTripleRows checks the sort of rows of three values packed into words, with
+// the extremes of int32 and random values, by insertion and past it.
+func TestSortDistinctTripleRows(t *testing.T) {
+	pick := []int32{math.MinInt32, math.MinInt32 + 1, -65536, -1, 0, 1, 65536, math.MaxInt32 - 1, math.MaxInt32}
+	checkSortDistinctRows(t, rand.New(rand.NewPCG(3, 29)), 300, 3, 3, 4*fewRows, pick, true)
+}
+
 // checkSortDistinctRows compares sortDistinctRows with a sort by compareRows of the rows
 // themselves, over trials of up to maxRows distinct rows of minSize to maxSize (at most 5)
 // values taken from pick, or for a third of them random when random is set.
