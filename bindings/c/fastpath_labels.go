@@ -50,8 +50,8 @@ func (m *madeInC) ReleaseTensor() {
 	}
 }
 
-// materializeLabels makes the core labels of a record made in C, which holds valid names and
-// an array of a valid shape, and sets its handle.
+// materializeLabels makes the core labels of a record made in C, which holds valid names (C
+// checked them as the core would) and an array of a valid shape, and sets its handle.
 func materializeLabels(record *C.struct_mts_labels_t) objectHandle {
 	materializing.Lock()
 	defer materializing.Unlock()
@@ -69,7 +69,7 @@ func materializeLabels(record *C.struct_mts_labels_t) objectHandle {
 	// Assumed unique, or checked without entries: only the shape is checked, as at creation,
 	// and nothing is read. Checked with entries: the labels take the export C kept, which is
 	// not asked again, with the check C made of its rows.
-	asked := core.Asked{Shape: shape, HasShape: true, Memory: &made.memory}
+	asked := core.Asked{Shape: shape, HasShape: true, Memory: &made.memory, NamesChecked: true}
 	checked := record.exported != nil
 	if checked {
 		asked.Exported = true

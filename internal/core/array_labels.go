@@ -50,8 +50,10 @@ func NewArrayLabelsAsked(names []string, array Array, checkUnique bool, asked As
 			}
 		}
 	}()
-	if err := validateLabelNames(names); err != nil {
-		return nil, err
+	if !asked.NamesChecked {
+		if err := validateLabelNames(names); err != nil {
+			return nil, err
+		}
 	}
 	shape := asked.Shape
 	if !asked.HasShape {

@@ -372,3 +372,20 @@ func TestArrayLabelsAskedTakesTheCallersCheck(t *testing.T) {
 		assert.Equal(t, 1, *spy.destroyed)
 	}
 }
+
+// TestNamesCheckedByTheCaller: labels whose names a binding checked (Asked.NamesChecked) are
+// not checked again; others are.
+func TestNamesCheckedByTheCaller(t *testing.T) {
+	for _, checked := range []bool{false, true} {
+		array, err := NewHostArray(Int32, []uintptr{1, 1})
+		require.NoError(t, err)
+		labels, err := NewArrayLabelsAsked([]string{"9 lives"}, array, false, Asked{NamesChecked: checked})
+		if !checked {
+			assert.EqualError(t, err, "invalid parameter: '9 lives' is not a valid label name")
+			continue
+		}
+		require.NoError(t, err, "the caller's check is trusted")
+		assert.Equal(t, []string{"9 lives"}, labels.Names())
+		labels.Release()
+	}
+}

@@ -6,6 +6,9 @@ package core
 // the core gives when it asks everything itself. The C library does the common cases of
 // mts_labels and mts_block in C and hands the others over with what it asked.
 type Asked struct {
+	// NamesChecked says that the caller checked the names as the core does (valid, none twice):
+	// a binding that made the labels in another language, checking them there.
+	NamesChecked bool
 	// Shape is the values' shape, when HasShape.
 	Shape    []uintptr
 	HasShape bool
