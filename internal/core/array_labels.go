@@ -249,9 +249,9 @@ func (l *ArrayLabels) ReleaseNWith(n int64, r Releaser) {
 	l.view.releaseWith(r) // last: a binding's record may hold the array's memory
 }
 
+// releaseTensor lets the values' export go. Only the last holder calls it, or the maker before
+// anyone else holds the labels, so that nothing reads the values at the same time: no lock.
 func (l *ArrayLabels) releaseTensor() {
-	l.cpuLock.Lock()
-	defer l.cpuLock.Unlock()
 	if l.tensor != nil {
 		l.tensor.Release()
 		l.tensor = nil
