@@ -126,12 +126,12 @@ func implTensormap(keys *C.struct_mts_labels_t, blocks **C.struct_mts_block_t, c
 }
 
 func implTensormapFree(record *C.struct_mts_tensormap_t) error {
+	deferred := record.deferred // the fast path's, for this call only
+	record.deferred = nil
 	object, err := tensorMapOf(record)
 	if err != nil {
 		return err
 	}
-	deferred := record.deferred // the fast path's, for this call only
-	record.deferred = nil
 	release := &object.release
 	if !release.prepare(object.tensor, deferred) {
 		object.tensor.Free()
