@@ -189,8 +189,8 @@ void mtsgo_release_tensormap(const uintptr_t *arrays, uintptr_t arrays_count, co
  * fast path's memory instead of calling mtsgo_release_tensormap itself, so that the fast path
  * does them once Go returned: one call into C fewer per free. Go sets `ready` when it did;
  * lists that do not fit are released by Go as before. */
-#define MTSGO_DEFERRED_BLOCKS 4  /* blocks and gradients, each with one array */
-#define MTSGO_DEFERRED_LABELS 12 /* labels arrays and records */
+#define MTSGO_DEFERRED_BLOCKS 32 /* blocks and gradients, each with one array */
+#define MTSGO_DEFERRED_LABELS 16 /* labels arrays and records */
 struct mtsgo_deferred_release {
     uintptr_t arrays[MTSGO_DEFERRED_BLOCKS];
     uintptr_t blocks[MTSGO_DEFERRED_BLOCKS];

@@ -268,8 +268,8 @@ static void test_create_from_new_blocks(void) {
 }
 
 /* A tensor map that Go made (its info read), freed with the last references to its labels: every
- * array goes once, for maps of 1 to 6 blocks, each with labels of its own (more labels than a
- * small map's release keeps in C, from 2 blocks on) */
+ * array goes once, for maps of 1 to 6 blocks, each with labels of its own (more labels than the
+ * free's fast path keeps in C, from 3 blocks on), and of 31 to 33 blocks sharing their labels */
 static void test_free_releases_what_go_made(void) {
     long live = ta_live();
     for (uintptr_t count = 1; count <= 6; count++) {
@@ -286,6 +286,32 @@ static void test_free_releases_what_go_made(void) {
         uintptr_t info_count = 1;
         CHECK_STATUS(mts_tensormap_info_keys(tensor, &info, &info_count), MTS_SUCCESS);
         CHECK_INT_EQ(info_count, 0);
+        CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
+        for (uintptr_t i = 0; i < count; i++) {
+            CHECK_INT_EQ(ta_calls(values[i], TA_DESTROY), 1);
+        }
+        CHECK_INT_EQ(ta_live(), live);
+    }
+    /* around the most blocks whose release the free's fast path keeps in C, all blocks over the
+     * same labels */
+    for (uintptr_t count = 31; count <= 33; count++) {
+        const mts_labels_t *keys = range(NAMES_K, count);
+        const mts_labels_t *samples = range(NAMES_S, 3);
+        const mts_labels_t *properties = range(NAMES_P, 2);
+        struct test_array *values[33];
+        mts_block_t *blocks[33];
+        for (uintptr_t i = 0; i < count; i++) {
+            uintptr_t shape[2] = {3, 2};
+            values[i] = ta_new_f64_filled(shape, 2, (double)i);
+            blocks[i] = mts_block(ta_mts(values[i]), samples, NULL, 0, properties);
+            CHECK(blocks[i] != NULL);
+        }
+        mts_tensormap_t *tensor = mts_tensormap(keys, blocks, count);
+        CHECK(tensor != NULL);
+        FREE_LABELS(keys, samples, properties);
+        const char *const *info = NULL;
+        uintptr_t info_count = 1;
+        CHECK_STATUS(mts_tensormap_info_keys(tensor, &info, &info_count), MTS_SUCCESS);
         CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
         for (uintptr_t i = 0; i < count; i++) {
             CHECK_INT_EQ(ta_calls(values[i], TA_DESTROY), 1);
