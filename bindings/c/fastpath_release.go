@@ -33,7 +33,7 @@ type batchRelease struct {
 	// the order to release them; few, as labels are shared, and grown when more.
 	labels      []C.uintptr_t
 	labelsFirst [6]C.uintptr_t
-	wordsFirst  [3*smallRelease + 1 + labelsHandles]C.uintptr_t // the lists of a small map
+	wordsFirst  [3*smallRelease + 1 + labelsHandles]C.uintptr_t // the lists of a small map, or its handles
 	// deferred is the fast path's memory for the lists of a small map, which C releases once
 	// Go returned (struct mtsgo_deferred_release); nil when Go calls C to release them.
 	deferred *C.struct_mtsgo_deferred_release
@@ -54,23 +54,33 @@ func (b *batchRelease) prepare(tensor *core.TensorMap, deferred *C.struct_mtsgo_
 		return false
 	}
 	count := countBlocks(tensor.Blocks())
+	if deferred != nil && count > C.MTSGO_DEFERRED_BLOCKS {
+		deferred = nil
+	}
+	// The blocks' handles, the tensor map's and those of its labels that go; then, when the
+	// fast path's memory does not hold them, the arrays and the records.
+	handles := count + 1 + labelsHandles
+	need := handles
+	if deferred == nil {
+		need += 2 * count
+	}
 	var words []C.uintptr_t
-	if need := 3*count + 1 + labelsHandles; need <= len(b.wordsFirst) {
+	if need <= len(b.wordsFirst) {
 		words = b.wordsFirst[:need]
 	} else {
 		words = make([]C.uintptr_t, need)
 	}
-	b.arrays = words[:0:count]
-	b.records = words[count : count : 2*count]
-	b.labels = b.labelsFirst[:0]
-	if deferred != nil && count <= C.MTSGO_DEFERRED_BLOCKS {
-		b.deferred = deferred
+	b.handles = unsafe.Slice((*objectHandle)(unsafe.Pointer(&words[0])), handles)[:0]
+	b.deferred = deferred
+	if deferred != nil {
 		b.arrays = deferred.arrays[:0:count]
 		b.records = deferred.blocks[:0:count]
 		b.labels = deferred.labels[:0]
+	} else {
+		b.arrays = words[handles : handles : handles+count]
+		b.records = words[handles+count : handles+count : handles+2*count]
+		b.labels = b.labelsFirst[:0]
 	}
-	// The blocks' handles, the tensor map's and those of its labels that go.
-	b.handles = unsafe.Slice((*objectHandle)(unsafe.Pointer(&words[2*count])), count+1+labelsHandles)[:0]
 	return true
 }
 
