@@ -89,7 +89,7 @@ func (a *cArray) Reshape(shape []uintptr) error {
 	if a.raw.reshape == nil {
 		return missing("reshape")
 	}
-	if C.mtsgo_array_reshape(a.raw, sizesToC(shape), C.uintptr_t(len(shape))) != C.MTS_SUCCESS {
+	if C.mtsgo_array_reshape_at(a.address(), sizesToC(shape), C.uintptr_t(len(shape))) != C.MTS_SUCCESS {
 		return failed("reshape")
 	}
 	return nil
@@ -100,7 +100,7 @@ func (a *cArray) SwapAxes(axis1 uintptr, axis2 uintptr) error {
 	if a.raw.swap_axes == nil {
 		return missing("swap_axes")
 	}
-	if C.mtsgo_array_swap_axes(a.raw, C.uintptr_t(axis1), C.uintptr_t(axis2)) != C.MTS_SUCCESS {
+	if C.mtsgo_array_swap_axes_at(a.address(), C.uintptr_t(axis1), C.uintptr_t(axis2)) != C.MTS_SUCCESS {
 		return failed("swap_axes")
 	}
 	return nil
@@ -143,7 +143,7 @@ func (a *cArray) MoveData(input core.Array, movements []core.DataMovement) error
 	if err != nil {
 		return err
 	}
-	if C.mtsgo_array_move_data(a.raw, inputC, sliceToC[C.struct_mts_data_movement_t](movements), C.uintptr_t(len(movements))) != C.MTS_SUCCESS {
+	if C.mtsgo_array_move_data_at(a.address(), inputC, sliceToC[C.struct_mts_data_movement_t](movements), C.uintptr_t(len(movements))) != C.MTS_SUCCESS {
 		return failed("move_data")
 	}
 	return nil

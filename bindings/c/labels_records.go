@@ -149,7 +149,7 @@ func dropCReferencesWith(record *C.struct_mts_labels_t, object *labelsObject, n 
 
 // disposeLabelsRecord releases a labels record and everything C-side it holds.
 func disposeLabelsRecord(record *C.struct_mts_labels_t) {
-	objectHandle(forgetLabelsRecord(record)).Delete()
+	forgetLabelsRecord(record).Delete()
 	C.mtsgo_labels_dispose(record)
 }
 

@@ -95,6 +95,16 @@ static inline struct mtsgo_array_shape_result mtsgo_array_shape_value(uintptr_t 
     return result;
 }
 
+/* mts_array_t.reshape, the vtable given by its address. */
+static inline mts_status_t mtsgo_array_reshape_at(uintptr_t array_address, const uintptr_t *shape, uintptr_t shape_count) {
+    return mtsgo_array_reshape((const struct mts_array_t *)array_address, shape, shape_count);
+}
+
+/* mts_array_t.swap_axes, the vtable given by its address. */
+static inline mts_status_t mtsgo_array_swap_axes_at(uintptr_t array_address, uintptr_t axis_1, uintptr_t axis_2) {
+    return mtsgo_array_swap_axes((const struct mts_array_t *)array_address, axis_1, axis_2);
+}
+
 /* mts_array_t.create, with new_array allocated here: NULL when the call failed or memory ran out. */
 struct mtsgo_array_create_result {
     mts_status_t status;
@@ -135,6 +145,11 @@ static inline struct mtsgo_array_copy_result mtsgo_array_copy_value(uintptr_t ar
         result.new_array = NULL;
     }
     return result;
+}
+
+/* mts_array_t.move_data, the vtable given by its address. */
+static inline mts_status_t mtsgo_array_move_data_at(uintptr_t array_address, const void *input, const struct mts_data_movement_t *movements, uintptr_t movements_count) {
+    return mtsgo_array_move_data((const struct mts_array_t *)array_address, input, movements, movements_count);
 }
 
 #endif

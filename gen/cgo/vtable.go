@@ -279,6 +279,11 @@ func valueHelper(v *spec.Vtable, m *spec.Method) string {
 	return cname.Trampoline(v.Name, m.Name) + "_value"
 }
 
+// atAddress names the helper of a member with a status and no out parameter (addressHelper).
+func atAddress(v *spec.Vtable, m *spec.Method) string {
+	return cname.Trampoline(v.Name, m.Name) + "_at"
+}
+
 // creates is true for the members giving a new vtable, which Go calls through a value helper
 // allocating it (creatingHelper).
 func creates(m *spec.Method) bool {

@@ -19,9 +19,10 @@ import (
 // valueHelpers writes, for every member with out parameters, a C helper returning them by
 // value with the status: a pointer to a Go variable passed to C makes the variable escape to
 // the Go heap, one allocation per call. A vtable the member creates is allocated by the
-// helper (creatingHelper), in the same call into C. The vtable called arrives as its address
-// (selfParam): it is always in C memory, and cgo would check a pointer argument on every call,
-// which costs a quarter of the call.
+// helper (creatingHelper), in the same call into C; a member with a status only has a helper
+// too (addressHelper). The vtable called arrives as its address (selfParam): it is always in
+// C memory, and cgo would check a pointer argument on every call, which costs a quarter of the
+// call.
 func valueHelpers(api *spec.API) []byte {
 	b := cFile("#ifndef MTSGO_TRAMPOLINE_VALUES_GEN_H\n#define MTSGO_TRAMPOLINE_VALUES_GEN_H\n\n#include <stdlib.h>\n\n#include \"trampolines_gen.h\"")
 	for _, v := range api.Vtables {
@@ -31,6 +32,9 @@ func valueHelpers(api *spec.API) []byte {
 				continue
 			}
 			if !byValue(m) {
+				if m.Returns.Convention == "status" {
+					addressHelper(b, v, m)
+				}
 				continue
 			}
 			helper := valueHelper(v, m)
@@ -55,7 +59,20 @@ func valueHelpers(api *spec.API) []byte {
 	return []byte(b.String())
 }
 
-// selfParam is the value helpers' first parameter: the address of the vtable called.
+// addressHelper writes the helper of a member with a status and no out parameter: the
+// trampoline, the vtable called given by its address (selfParam) like the value helpers'.
+func addressHelper(b *strings.Builder, v *spec.Vtable, m *spec.Method) {
+	params := []string{selfParam}
+	args := []string{selfArg(v)}
+	for _, p := range m.Params[1:] {
+		params = append(params, cname.CDecl(p))
+		args = append(args, p.Name)
+	}
+	fmt.Fprintf(b, "\n/* %s.%s, the vtable given by its address. */\nstatic inline mts_status_t %s(%s) {\n    return %s(%s);\n}\n",
+		v.Name, m.Name, atAddress(v, m), strings.Join(params, ", "), cname.Trampoline(v.Name, m.Name), strings.Join(args, ", "))
+}
+
+// selfParam is the helpers' first parameter: the address of the vtable called.
 const selfParam = "uintptr_t array_address"
 
 // selfArg is the vtable called, as its trampoline takes it.
@@ -188,11 +205,8 @@ func adaptorMethod(v *spec.Vtable, m *spec.Method, g goVtable) (jen.Code, error)
 
 	body := []jen.Code{jen.If(jen.Id("a").Dot("raw").Dot(m.Name).Op("==").Nil()).Block(
 		append(released, fail(jen.Id("missing").Call(jen.Lit(m.Name))))...)}
-	// A value helper takes the vtable's address (selfParam), a plain trampoline its pointer.
-	args := []jen.Code{jen.Id("a").Dot("raw")}
-	if byValue(m) || creates(m) {
-		args = []jen.Code{jen.Id("a").Dot("address").Call()}
-	}
+	// Every helper takes the vtable's address (selfParam).
+	args := []jen.Code{jen.Id("a").Dot("address").Call()}
 	var builtDone []jen.Code // after the call: ending the Go side of arguments built in C
 	for _, p := range m.Params[1:] {
 		switch {
@@ -228,7 +242,7 @@ func adaptorMethod(v *spec.Vtable, m *spec.Method, g goVtable) (jen.Code, error)
 	switch {
 	case out == nil:
 		body = append(body,
-			jen.If(jen.Qual("C", cname.Trampoline(v.Name, m.Name)).Call(args...).Op("!=").Qual("C", "MTS_SUCCESS")).Block(failed),
+			jen.If(jen.Qual("C", atAddress(v, m)).Call(args...).Op("!=").Qual("C", "MTS_SUCCESS")).Block(failed),
 			jen.Return(jen.Nil()))
 	case byValue(m):
 		c := conversions[out.T.String()]
