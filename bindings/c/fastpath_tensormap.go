@@ -31,7 +31,13 @@ func materializeTensorMap(record *C.struct_mts_tensormap_t) (objectHandle, error
 	if err := materializeBlocks(slots); err != nil {
 		return 0, err
 	}
-	blocks := make([]*core.Block, len(slots))
+	made := new(madeTensorMap)
+	var blocks []*core.Block
+	if len(slots) <= len(made.fewBlocks) {
+		blocks = made.fewBlocks[:len(slots):len(slots)]
+	} else {
+		blocks = make([]*core.Block, len(slots))
+	}
 	for i, slot := range slots {
 		var err error
 		if blocks[i], err = blockOf(slot); err != nil {
@@ -42,11 +48,20 @@ func materializeTensorMap(record *C.struct_mts_tensormap_t) (objectHandle, error
 	if err != nil {
 		return 0, err
 	}
-	tensor := core.NewCheckedTensorMap(keys.labels, blocks)
+	tensor := core.NewCheckedTensorMapIn(&made.tensor, keys.labels, blocks)
 	tensor.View().Attach(unsafe.Pointer(record))
-	handle := newHandle(&tensorMapObject{tensor: tensor})
+	made.object.tensor = tensor
+	handle := newHandle(&made.object)
 	atomic.StoreUintptr(tensorMapHandle(record), uintptr(handle))
 	return handle, nil
+}
+
+// madeTensorMap is a tensor map Go made from a C one, with the list of its blocks when they
+// are few: one allocation.
+type madeTensorMap struct {
+	object    tensorMapObject
+	tensor    core.TensorMap
+	fewBlocks [4]*core.Block
 }
 
 // tensorMapHandle is the address of the handle of a tensor map record, which C and Go both

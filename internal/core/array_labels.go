@@ -144,15 +144,20 @@ func CheckLabelsShape(size int, shape []uintptr) error {
 // LabelsFromValues wraps labels the core built (CPU values, unique by construction) in the
 // library's own labels array. names and cpu are nil for labels without dimensions.
 func LabelsFromValues(names []string, cpu *Labels) *ArrayLabels {
+	return labelsFromValuesInto(nil, names, cpu)
+}
+
+// labelsFromValuesInto is LabelsFromValues, making the labels in l, or in a new allocation when
+// l is nil.
+func labelsFromValuesInto(l *ArrayLabels, names []string, cpu *Labels) *ArrayLabels {
 	if cpu == nil {
 		cpu = newDerivedLabels(nil, nil)
 	}
-	l := &ArrayLabels{
-		names: names,
-		array: NewReadOnlyLabelsValues(cpu.values, cpu.count, cpu.size),
-		count: cpu.count,
-		size:  cpu.size,
+	if l == nil {
+		l = new(ArrayLabels)
 	}
+	l.names, l.count, l.size = names, cpu.count, cpu.size
+	l.array = NewReadOnlyLabelsValues(cpu.values, cpu.count, cpu.size)
 	l.references.Store(1)
 	l.cpu.Store(cpu)
 	return l

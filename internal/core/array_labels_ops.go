@@ -39,7 +39,7 @@ func (first *ArrayLabels) Intersection(second *ArrayLabels) (*ArrayLabels, []int
 		if err := checkSameNames("intersection", first.names, second.names); err != nil {
 			return nil, nil, nil, err
 		}
-		result, err := first.like(newDerivedLabels(first.names, nil))
+		result, err := first.likeRows(first.names, nil, false)
 		return result, filledMapping(first.count), filledMapping(second.count), err
 	}
 	return first.setOperation("intersection", second, Intersection)
@@ -52,7 +52,7 @@ func (first *ArrayLabels) Difference(second *ArrayLabels) (*ArrayLabels, []int64
 		if err := checkSameNames("difference", first.names, second.names); err != nil {
 			return nil, nil, err
 		}
-		result, err := first.like(newDerivedLabels(first.names, nil))
+		result, err := first.likeRows(first.names, nil, false)
 		return result, []int64{}, err
 	}
 	result, firstMap, _, err := first.setOperation("difference", second,
@@ -161,8 +161,26 @@ func MakeLabelsValuesInSteps(array Array, values []int32, count, size int) (Arra
 // and on the same device as l's: the library's own array goes through l's from_dlpack, then a copy to l's device
 // when it is not the CPU.
 func (l *ArrayLabels) like(cpu *Labels) (*ArrayLabels, error) {
+	return l.likeInto(cpu, nil)
+}
+
+// likeRows is like over new rows (values, distinct by construction, sorted when sorted says
+// so) named names: the labels and their rows take one allocation, which holds a copy of the
+// names when there are few, so that callers may build them in a temporary.
+func (l *ArrayLabels) likeRows(names []string, values []int32, sorted bool) (*ArrayLabels, error) {
+	memory := new(LabelsMemory)
+	owned := append(memory.labels.ownNames[:0:len(memory.labels.ownNames)], names...)
+	initDerivedLabels(&memory.rows, owned, values)
+	if sorted {
+		memory.rows.sorted.Store(sortedYes)
+	}
+	return l.likeInto(&memory.rows, &memory.labels)
+}
+
+// likeInto is like, making the labels in into, or in a new allocation when into is nil.
+func (l *ArrayLabels) likeInto(cpu *Labels, into *ArrayLabels) (*ArrayLabels, error) {
 	if _, ok := l.array.(*ReadOnlyLabelsValues); ok {
-		return LabelsFromValues(cpu.names, cpu), nil
+		return labelsFromValuesInto(into, cpu.names, cpu), nil
 	}
 	var created Array
 	var device Device
@@ -183,8 +201,11 @@ func (l *ArrayLabels) like(cpu *Labels) (*ArrayLabels, error) {
 		}
 		created = moved
 	}
-	result := &ArrayLabels{names: cpu.names, array: created, count: cpu.count, size: cpu.size}
-	result.references.Store(1)
-	result.cpu.Store(cpu)
-	return result, nil
+	if into == nil {
+		into = new(ArrayLabels)
+	}
+	into.names, into.array, into.count, into.size = cpu.names, created, cpu.count, cpu.size
+	into.references.Store(1)
+	into.cpu.Store(cpu)
+	return into, nil
 }

@@ -277,9 +277,7 @@ func sortedLabelsLike(like *ArrayLabels, names []string, rows []int32) (*ArrayLa
 	if err := validateLabelNames(names); err != nil {
 		return nil, invalidLabelsError("invalid labels in a reduction over samples", err)
 	}
-	cpu := newDerivedLabels(slices.Clone(names), rows)
-	cpu.sorted.Store(sortedYes)
-	return like.like(cpu)
+	return like.likeRows(names, rows, true)
 }
 
 // elementsPerRow is the number of elements of one entry along the first axis.

@@ -44,8 +44,15 @@ func NewTensorMap(keys *ArrayLabels, blocks []*Block) (tensor *TensorMap, err er
 // (bindings that check in another language), taking over the blocks and a new reference to
 // keys.
 func NewCheckedTensorMap(keys *ArrayLabels, blocks []*Block) *TensorMap {
+	return NewCheckedTensorMapIn(new(TensorMap), keys, blocks)
+}
+
+// NewCheckedTensorMapIn is NewCheckedTensorMap making the tensor map in memory, a zero
+// TensorMap that a binding allocates together with its own state.
+func NewCheckedTensorMapIn(memory *TensorMap, keys *ArrayLabels, blocks []*Block) *TensorMap {
 	keys.Retain()
-	return &TensorMap{keys: keys, blocks: blocks}
+	memory.keys, memory.blocks = keys, blocks
+	return memory
 }
 
 // checkBlocksData requires every block to share block 0's origin, device and dtype, and the

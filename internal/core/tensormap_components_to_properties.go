@@ -121,7 +121,7 @@ func movedProperties(component, old *ArrayLabels) (*ArrayLabels, error) {
 			values = append(values, oldCPU.Row(j)...)
 		}
 	}
-	return old.like(newDerivedLabels(names, values))
+	return old.likeRows(names, values, false)
 }
 
 // mergeAxisIntoProperties folds the component axis into the last one of the values, with the

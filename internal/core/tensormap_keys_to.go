@@ -23,6 +23,11 @@ type keysMove struct {
 	names  []string       // the moved dimensions, in the order of keys_to_move
 	keys   *ArrayLabels   // the new keys, built like the old ones; this reference is ours
 	groups [][]keyedBlock // for each new key, the old blocks it merges, in old key order
+
+	// the groups and their members when they are few, so that the plan of a small map is
+	// one allocation
+	fewGroups  [2][]keyedBlock
+	fewMembers [4]keyedBlock
 }
 
 // checkKeysToMove runs the checks every keys_to_* call starts with.
@@ -100,8 +105,19 @@ func (t *TensorMap) splitKeys(names []string) (*keysMove, error) {
 	}
 
 	// The groups share one slice of members, each group's in old key order.
-	groups := make([][]keyedBlock, len(newValues)/len(remainingNames))
-	members := make([]keyedBlock, count)
+	move := &keysMove{names: names}
+	var groups [][]keyedBlock
+	if groupCount := len(newValues) / len(remainingNames); groupCount <= len(move.fewGroups) {
+		groups = move.fewGroups[:groupCount]
+	} else {
+		groups = make([][]keyedBlock, groupCount)
+	}
+	var members []keyedBlock
+	if count <= len(move.fewMembers) {
+		members = move.fewMembers[:count]
+	} else {
+		members = make([]keyedBlock, count)
+	}
 	if groupOf == nil {
 		groups[0] = members[:0]
 	} else {
@@ -125,12 +141,13 @@ func (t *TensorMap) splitKeys(names []string) (*keysMove, error) {
 		groups[g] = append(groups[g], keyedBlock{key: key, block: t.blocks[i]})
 	}
 
-	keys, err := t.keys.like(newDerivedLabels(remainingNames, newValues))
+	keys, err := t.keys.likeRows(remainingNames, newValues, false)
 	if err != nil {
 		return nil, err
 	}
 	// names are those of the caller's keys_to_move, which outlive the call: not copied.
-	return &keysMove{names: names, keys: keys, groups: groups}, nil
+	move.keys, move.groups = keys, groups
+	return move, nil
 }
 
 // mergeGroups merges every group into one block and builds the result from the new keys and
@@ -246,11 +263,7 @@ func mergeSamples(group []keyedBlock, names []string, appendKeys, sortSamples bo
 	}
 	// The rows of one labels are all different, each with the same key or none.
 	unique, inverse := gatheredRows(rows, width, sortSamples, sources == 1 && source.knownDistinct())
-	cpu := newDerivedLabels(names, unique)
-	if sortSamples {
-		cpu.sorted.Store(sortedYes)
-	}
-	labels, err := group[0].block.samples.like(cpu)
+	labels, err := group[0].block.samples.likeRows(names, unique, sortSamples)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -329,9 +342,7 @@ func mergeGradientSamples(group []keyedBlock, parameter string, samplesMappings 
 	}
 
 	unique, inverse := sortedUniqueRows(rows, width)
-	cpu := newDerivedLabels(first.Names(), unique)
-	cpu.sorted.Store(sortedYes)
-	labels, err := first.like(cpu)
+	labels, err := first.likeRows(first.Names(), unique, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -447,7 +458,13 @@ func sortDistinctRows(values []int32, size int) (sorted []int32, rank []int) {
 // sorted keys, all different, by a binary search. The rows are sorted in place.
 func sortDistinctNarrowRows(values []int32, size, n int) (sorted []int32, rank []int) {
 	const sign = 1 << 31
-	keys := make([]uint64, size*n) // the keys to sort, then for size 2 the same in row order
+	var few [2 * fewRows]uint64 // the keys of few rows, without an allocation
+	var keys []uint64           // the keys to sort, then for size 2 the same in row order
+	if size*n <= len(few) {
+		keys = few[:size*n]
+	} else {
+		keys = make([]uint64, size*n)
+	}
 	sorting, original := keys[:n:n], keys[n:]
 	for i := range n {
 		if size == 1 {
@@ -503,7 +520,13 @@ func compareTripleRows(a, b tripleRow) int {
 func sortDistinctTripleRows(values []int32, n int) (sorted []int32, rank []int) {
 	const sign = 1 << 31
 	word := func(v int32) uint64 { return uint64(uint32(v) ^ sign) }
-	keys := make([]tripleRow, n)
+	var few [fewRows]tripleRow // the keys of few rows, without an allocation
+	var keys []tripleRow
+	if n <= len(few) {
+		keys = few[:n]
+	} else {
+		keys = make([]tripleRow, n)
+	}
 	for i := range keys {
 		row := values[3*i : 3*i+3 : 3*i+3]
 		keys[i] = tripleRow{high: word(row[0])<<32 | word(row[1]), low: word(row[2])<<32 | uint64(i)}

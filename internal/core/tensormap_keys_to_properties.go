@@ -80,7 +80,8 @@ func mergeAlongProperties(group []keyedBlock, entries *ArrayLabels, movedNames [
 // first block's properties) and the range of each block in them.
 func mergeProperties(group []keyedBlock, entries *ArrayLabels, movedNames []string) (*ArrayLabels, []propertyRange, error) {
 	first := group[0].block.properties
-	names := append(append(make([]string, 0, len(movedNames)+len(first.Names())), movedNames...), first.Names()...)
+	var few [4]string // likeRows copies the names
+	names := append(append(few[:0], movedNames...), first.Names()...)
 	width := len(names)
 	ranges := make([]propertyRange, len(group))
 
@@ -147,7 +148,7 @@ func mergeProperties(group []keyedBlock, entries *ArrayLabels, movedNames []stri
 		}
 	}
 
-	properties, err := first.like(newDerivedLabels(names, values))
+	properties, err := first.likeRows(names, values, false)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -46,7 +46,8 @@ func mergeAlongSamples(group []keyedBlock, movedNames []string, sortSamples bool
 		return nil, err
 	}
 
-	names := append(append(make([]string, 0, first.samples.Size()+len(movedNames)), first.samples.Names()...), movedNames...)
+	var few [4]string // likeRows copies the names
+	names := append(append(few[:0], first.samples.Names()...), movedNames...)
 	samples, samplesMappings, err := mergeSamples(group, names, true, sortSamples)
 	if err != nil {
 		return nil, err
@@ -79,9 +80,18 @@ func mergeAlongSamples(group []keyedBlock, movedNames []string, sortSamples bool
 func unionProperties(group []keyedBlock) (*ArrayLabels, [][]propertyRun, error) {
 	properties := group[0].block.properties
 	properties.Retain()
-	runs := make([][]propertyRun, len(group))
+	var runs [][]propertyRun
+	var first []propertyRun
+	if len(group) == 1 {
+		// a group of one block is common when few keys move: one allocation for both
+		one := new(runsOfOne)
+		runs, first = one.runs[:], one.run[:]
+	} else {
+		runs, first = make([][]propertyRun, len(group)), make([]propertyRun, 1)
+	}
 	if n := properties.Count(); n > 0 {
-		runs[0] = []propertyRun{{in: 0, out: 0, length: uintptr(n)}}
+		first[0] = propertyRun{in: 0, out: 0, length: uintptr(n)}
+		runs[0] = first
 	}
 	for b, member := range group[1:] {
 		// A union keeps the entries of its first input where they are, so the runs found
@@ -95,6 +105,12 @@ func unionProperties(group []keyedBlock) (*ArrayLabels, [][]propertyRun, error) 
 		runs[b+1] = consecutiveRuns(mapping)
 	}
 	return properties, runs, nil
+}
+
+// runsOfOne holds the runs of unionProperties for a group of one block.
+type runsOfOne struct {
+	runs [1][]propertyRun
+	run  [1]propertyRun
 }
 
 // consecutiveRuns cuts a mapping of positions into maximal runs that are consecutive in the

@@ -694,6 +694,45 @@ func TestKeysToNewKeysFirstAppearanceOrder(t *testing.T) {
 	ktAssertFloats(t, []float64{100, 300}, ktValues(t, result.blocks[1]))
 }
 
+// The plan of a move keeps few groups and their blocks in its own allocation and allocates
+// past that: maps of 1 to 6 blocks going to 1 to 3 new keys cross both limits.
+func TestKeysToGroupsAroundThePlanLimits(t *testing.T) {
+	for blocks := 1; blocks <= 6; blocks++ {
+		for groups := 1; groups <= min(blocks, 3); groups++ {
+			calls := newKtCalls()
+			keys := make([][]int32, blocks)
+			samples := make([][]int32, blocks)
+			properties := make([][]int32, blocks)
+			for b := range blocks {
+				keys[b] = []int32{int32(b), int32(b % groups)}
+				samples[b], properties[b] = []int32{0}, []int32{0}
+			}
+			tensor := ktSimpleTensor(t, calls, keys, samples, properties)
+			fill, _ := ktFill(t, 0)
+			result, err := tensor.KeysToSamples(ktNames(t, "a"), fill, true)
+			require.NoError(t, err)
+			var wantKeys [][]int32
+			for g := range groups {
+				wantKeys = append(wantKeys, []int32{int32(g)})
+			}
+			assert.Equal(t, wantKeys, labelsRows(t, result.keys), "%d blocks, %d groups", blocks, groups)
+			for g, block := range result.blocks {
+				var rows [][]int32
+				var values []float64
+				for b := g; b < blocks; b += groups {
+					rows = append(rows, []int32{0, int32(b)})
+					values = append(values, float64(100*b))
+				}
+				assert.Equal(t, rows, labelsRows(t, block.samples), "%d blocks, group %d", blocks, g)
+				ktAssertFloats(t, values, ktValues(t, block))
+			}
+			result.Free()
+			tensor.Free()
+			assert.Empty(t, calls.live)
+		}
+	}
+}
+
 func TestKeysToNewKeysBuiltLikeOldKeys(t *testing.T) {
 	calls := newKtCalls()
 	blocks := make([]*Block, 2)
