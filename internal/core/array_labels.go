@@ -57,21 +57,12 @@ func NewArrayLabelsAsked(names []string, array Array, checkUnique bool, asked As
 	}
 	shape := asked.Shape
 	if !asked.HasShape {
-		var dims [4]uintptr
-		if shape, err = shapeInto(array, dims[:0]); err != nil {
+		var small SmallShape
+		if shape, err = shapeInto(array, &small); err != nil {
 			return nil, err
 		}
 	}
 	return newArrayLabelsOfShape(names, array, shape, checkUnique, &asked)
-}
-
-// shapeInto asks array its shape. That of a HostArray is appended to buf, which saves an
-// allocation when buf has room.
-func shapeInto(array Array, buf []uintptr) ([]uintptr, error) {
-	if host, ok := array.(*HostArray); ok {
-		return host.appendShape(buf)
-	}
-	return array.Shape()
 }
 
 // newArrayLabelsOfShape does the work of NewArrayLabels from the array's shape, names being

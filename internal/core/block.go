@@ -53,7 +53,8 @@ func InitBlockAsked(block *Block, values Array, samples *ArrayLabels, components
 	}()
 	shape := asked.Shape
 	if !asked.HasShape {
-		if shape, err = values.Shape(); err != nil {
+		var small SmallShape
+		if shape, err = shapeInto(values, &small); err != nil {
 			return err
 		}
 	}

@@ -216,13 +216,13 @@ func (a *HostArray) Shape() ([]uintptr, error) {
 	return append([]uintptr{}, a.shape...), nil
 }
 
-// appendShape is Shape appending to buf, for the core's own calls that only read the shape.
-func (a *HostArray) appendShape(buf []uintptr) ([]uintptr, error) {
+// SmallShape is Shape by value (SmallShaper).
+func (a *HostArray) SmallShape() (SmallShape, error) {
 	if err := a.rlock("Shape"); err != nil {
-		return nil, err
+		return SmallShape{}, err
 	}
 	defer a.mu.RUnlock()
-	return append(buf, a.shape...), nil
+	return NewSmallShape(a.shape), nil
 }
 
 // AsDLPack exports the array without copying. Only the CPU, with no stream, and DLPack 1.x

@@ -633,3 +633,24 @@ func TestHostArrayConcurrentUse(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// A shape read by value holds its own copy, short (in place) or long, and reads as Shape.
+func TestSmallShapeOfHostArrays(t *testing.T) {
+	for _, shape := range [][]uintptr{{}, {3}, {2, 3, 4, 5}, {2, 1, 3, 1, 2}, {1, 1, 1, 1, 1, 1, 7}} {
+		array, err := NewHostArray(Float64, shape)
+		require.NoError(t, err)
+		var small SmallShape
+		axes, err := shapeInto(array, &small)
+		require.NoError(t, err)
+		want, err := array.Shape()
+		require.NoError(t, err)
+		assert.Equal(t, want, axes)
+		elements := uintptr(1)
+		for _, axis := range shape {
+			elements *= axis
+		}
+		require.NoError(t, array.Reshape([]uintptr{elements}))
+		assert.Equal(t, want, small.Axes(), "the shape read before the reshape keeps its axes")
+		array.Destroy()
+	}
+}

@@ -610,7 +610,8 @@ func runsOfSortedRows(values []int32, size int) (unique []int32, inverse []int, 
 // mergedShape gives the shape of a merged array: that of array, with samples entries along
 // the first axis and properties along the last.
 func mergedShape(array Array, samples, properties int) ([]uintptr, error) {
-	shape, err := array.Shape()
+	var small SmallShape
+	shape, err := shapeInto(array, &small)
 	if err != nil {
 		return nil, err
 	}
