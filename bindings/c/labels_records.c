@@ -48,16 +48,24 @@ static uint64_t names_id(const char *const *names, uintptr_t size) {
 }
 
 struct mts_labels_t *mtsgo_labels_alloc(const char *const *names, uintptr_t size) {
-    struct mts_labels_t *labels = calloc(1, sizeof(struct mts_labels_t));
-    if (labels == NULL || size == 0) {
-        return labels;
-    }
-    labels->names = mtsgo_string_table(names, size);
-    if (labels->names == NULL) {
-        free(labels);
+    const char *const *table = NULL;
+    struct mts_labels_t *labels = mtsgo_with_string_table(sizeof *labels, names, size, &table);
+    if (labels == NULL) {
         return NULL;
     }
-    labels->names_id = names_id(names, size);
+    labels->names = table;
+    if (size != 0) {
+        labels->names_id = names_id(names, size);
+    }
+    return labels;
+}
+
+struct mts_labels_t *mtsgo_labels_alloc_packed(const char *text, const size_t *lengths, uintptr_t size) {
+    const char *const *table = NULL;
+    struct mts_labels_t *labels = mtsgo_with_string_table_packed(sizeof *labels, text, lengths, size, &table);
+    if (labels != NULL) {
+        labels->names = table;
+    }
     return labels;
 }
 
@@ -70,6 +78,5 @@ void mtsgo_labels_dispose(struct mts_labels_t *labels) {
         mtsgo_array_destroy(&labels->array);
     }
     mtsgo_handle_end(&labels->record);
-    free((void *)labels->names);
-    free(labels);
+    free(labels); /* and its names, in the same allocation */
 }

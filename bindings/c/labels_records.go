@@ -78,11 +78,11 @@ func (o *labelsObject) publish(record *C.struct_mts_labels_t, cpu *core.Labels) 
 
 // newLabelsRecord allocates and fills the record of labels the core built.
 func newLabelsRecord(labels *core.ArrayLabels) *C.struct_mts_labels_t {
-	record := C.mtsgo_labels_alloc(nil, 0)
+	text, lengths := packStrings(labels.Names())
+	record := C.mtsgo_labels_alloc_packed(text, lengths, C.uintptr_t(len(labels.Names())))
 	if record == nil {
 		panic(core.Errorf(core.InternalError, "out of memory allocating a labels record"))
 	}
-	record.names = (**C.char)(unsafe.Pointer(stringTable(labels.Names())))
 	values, isC := labels.Array().(*cArray)
 	if isC {
 		record.array = *values.raw

@@ -204,9 +204,13 @@ const int32_t *mtsgo_labels_cpu_values(struct mts_labels_t *labels, mts_status_t
 /* Publishes the CPU values of labels to every thread. */
 void mtsgo_labels_publish_values(struct mts_labels_t *labels, const int32_t *values);
 
-/* Allocates a zeroed labels record holding a copy of the (non-NULL) names; NULL when out of
- * memory. */
+/* Allocates a zeroed labels record holding a copy of the (non-NULL) names, in the record's
+ * allocation; NULL when out of memory. */
 struct mts_labels_t *mtsgo_labels_alloc(const char *const *names, uintptr_t size);
+
+/* mtsgo_labels_alloc for names packed as mtsgo_string_table_packed takes them (labels made in
+ * Go, whose names get no number). */
+struct mts_labels_t *mtsgo_labels_alloc_packed(const char *text, const size_t *lengths, uintptr_t size);
 
 /* Frees the names and the record, after deleting the export the record still holds and
  * destroying the values array when marked released, in that order (the export views it). */
@@ -288,5 +292,14 @@ const char *const *mtsgo_string_table(const char *const *strings, uintptr_t coun
 /* mtsgo_string_table for strings packed one after the other in `text` (as Go passes them),
  * string i having lengths[i] bytes. */
 const char *const *mtsgo_string_table_packed(const char *text, const size_t *lengths, uintptr_t count);
+
+/* One malloc'd block holding `head` zeroed bytes (a multiple of the pointer size, for a
+ * record) followed by the table of mtsgo_string_table, to which *table is set (NULL when
+ * count is 0): a record and its strings, released by one free. NULL when out of memory. */
+void *mtsgo_with_string_table(size_t head, const char *const *strings, uintptr_t count, const char *const **table);
+
+/* mtsgo_with_string_table for strings packed as mtsgo_string_table_packed takes them. */
+void *mtsgo_with_string_table_packed(size_t head, const char *text, const size_t *lengths, uintptr_t count,
+                                     const char *const **table);
 
 #endif

@@ -16,22 +16,32 @@ func stringTable(strings []string) **C.char {
 	if len(strings) == 0 {
 		return nil
 	}
-	total := 0
-	for _, s := range strings {
-		total += len(s)
-	}
-	text := make([]byte, 0, total+1)
-	lengths := make([]C.size_t, len(strings))
-	for i, s := range strings {
-		text = append(text, s...)
-		lengths[i] = C.size_t(len(s))
-	}
-	text = append(text, 0) // never empty, so &text[0] exists
-	table := C.mtsgo_string_table_packed((*C.char)(unsafe.Pointer(&text[0])), &lengths[0], C.uintptr_t(len(strings)))
+	text, lengths := packStrings(strings)
+	table := C.mtsgo_string_table_packed(text, lengths, C.uintptr_t(len(strings)))
 	if table == nil {
 		panic(core.Errorf(core.InternalError, "out of memory copying %d strings", len(strings)))
 	}
 	return (**C.char)(unsafe.Pointer(table))
+}
+
+// packStrings gives strings as mtsgo_string_table_packed takes them: their bytes one after
+// the other, and each one's length; nil pointers for no strings.
+func packStrings(strings []string) (text *C.char, lengths *C.size_t) {
+	if len(strings) == 0 {
+		return nil, nil
+	}
+	total := 0
+	for _, s := range strings {
+		total += len(s)
+	}
+	packed := make([]byte, 0, total+1)
+	sizes := make([]C.size_t, len(strings))
+	for i, s := range strings {
+		packed = append(packed, s...)
+		sizes[i] = C.size_t(len(s))
+	}
+	packed = append(packed, 0) // never empty, so &packed[0] exists
+	return (*C.char)(unsafe.Pointer(&packed[0])), &sizes[0]
 }
 
 // stringsFromC reads an array of C strings (what names an entry in errors), rejecting NULL
