@@ -182,6 +182,6 @@ func (b *batchRelease) finish() {
 			unsafe.SliceData(b.records), C.uintptr_t(len(b.records)),
 			unsafe.SliceData(b.labels), C.uintptr_t(len(b.labels)), b.tensorMap)
 	}
-	// the fast path's memory ends with its call
-	b.arrays, b.records, b.labels, b.deferred = nil, nil, nil, nil
+	// the fast path's memory ends with its call; the rest is ready for the next free
+	b.arrays, b.records, b.labels, b.handles, b.deferred, b.tensorMap = nil, nil, nil, nil, nil, nil
 }

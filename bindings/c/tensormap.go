@@ -17,9 +17,12 @@ import (
 type tensorMapObject struct {
 	tensor *core.TensorMap
 	values map[string]*C.char
-	// release is mts_tensormap_free's, here so that freeing allocates nothing but its lists.
-	release batchRelease
 }
+
+// spareRelease is the scratch memory of mts_tensormap_free (a batchRelease, some 300 bytes)
+// that the last free left: the next one takes it, so that neither a free nor each tensor map
+// allocates its own (only frees on several threads at once do).
+var spareRelease atomic.Pointer[batchRelease]
 
 // newTensorMapRecord gives C a tensor map the core built; the record goes with the tensor map.
 func newTensorMapRecord(tensor *core.TensorMap) *C.struct_mts_tensormap_t {
@@ -132,7 +135,11 @@ func implTensormapFree(record *C.struct_mts_tensormap_t) error {
 	if err != nil {
 		return err
 	}
-	release := &object.release
+	release := spareRelease.Swap(nil)
+	if release == nil {
+		release = new(batchRelease)
+	}
+	defer spareRelease.Store(release)
 	if !release.prepare(object.tensor, deferred) {
 		object.tensor.Free()
 		return nil

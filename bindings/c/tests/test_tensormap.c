@@ -879,6 +879,52 @@ static void test_concurrent_first_reads(void) {
     CHECK_INT_EQ(ta_live(), live);
 }
 
+/* Threads freeing tensor maps Go made at once (each free borrows the release's scratch memory
+ * the last one left, or makes its own): every array is destroyed once and every free
+ * succeeds. */
+#define FREERS 4
+#define FREES_PER_THREAD 200
+
+struct freer {
+    const mts_labels_t *keys;
+    int failures;
+};
+
+static void *free_tensors(void *argument) {
+    struct freer *freer = argument;
+    pthread_barrier_wait(&readers_barrier);
+    for (int i = 0; i < FREES_PER_THREAD; i++) {
+        mts_block_t *blocks[2] = {simple_block(0, NULL), simple_block(1, NULL)};
+        mts_tensormap_t *tensor = mts_tensormap(freer->keys, blocks, 2);
+        const char *const *info_keys = NULL;
+        uintptr_t count = 0;
+        if (tensor == NULL || mts_tensormap_info_keys(tensor, &info_keys, &count) != MTS_SUCCESS ||
+            mts_tensormap_free(tensor) != MTS_SUCCESS) {
+            freer->failures++;
+        }
+    }
+    return NULL;
+}
+
+static void test_concurrent_frees(void) {
+    long live = ta_live();
+    const mts_labels_t *keys = range(NAMES_K, 2);
+    CHECK_INT_EQ(pthread_barrier_init(&readers_barrier, NULL, FREERS), 0);
+    pthread_t threads[FREERS];
+    struct freer freers[FREERS];
+    for (int i = 0; i < FREERS; i++) {
+        freers[i] = (struct freer){keys, 0};
+        CHECK_INT_EQ(pthread_create(&threads[i], NULL, free_tensors, &freers[i]), 0);
+    }
+    for (int i = 0; i < FREERS; i++) {
+        CHECK_INT_EQ(pthread_join(threads[i], NULL), 0);
+        CHECK_INT_EQ(freers[i].failures, 0);
+    }
+    pthread_barrier_destroy(&readers_barrier);
+    mts_labels_free(keys);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
 /* ------------------------------------------------------------------------ */
 /* info                                                                     */
 
@@ -1426,6 +1472,7 @@ int main(void) {
     test_create_with_gradients();
     test_block_reads();
     test_concurrent_first_reads();
+    test_concurrent_frees();
     test_info();
     test_device_and_dtype();
     test_copy();
