@@ -118,20 +118,13 @@ func nullShapeError(count C.uintptr_t) error {
 	return core.Errorf(core.InternalError, "mts_array_t.shape returned a NULL shape with %d dimensions", count)
 }
 
-// SmallShape is Shape by value (core.SmallShaper): the core's reads of a shape then allocate
-// nothing.
-func (a *cArray) SmallShape() (core.SmallShape, error) {
-	if a.raw.shape == nil {
-		return core.SmallShape{}, missing("shape")
+// smallShapeFromC is shapeFromC by value (cArray.SmallShape, core.SmallShaper): reading a
+// shape of up to four axes allocates nothing.
+func smallShapeFromC(shape *C.uintptr_t, count C.uintptr_t) (core.SmallShape, error) {
+	if shape == nil && count != 0 {
+		return core.SmallShape{}, nullShapeError(count)
 	}
-	result := C.mtsgo_array_shape_value(a.address())
-	if result.status != C.MTS_SUCCESS {
-		return core.SmallShape{}, failed("shape")
-	}
-	if result.shape == nil && result.shape_count != 0 {
-		return core.SmallShape{}, nullShapeError(result.shape_count)
-	}
-	return core.NewSmallShape(unsafe.Slice((*uintptr)(unsafe.Pointer(result.shape)), result.shape_count)), nil
+	return core.NewSmallShape(unsafe.Slice((*uintptr)(unsafe.Pointer(shape)), count)), nil
 }
 
 // borrowedAddress is the address of the C array behind a value a member borrows (create's

@@ -84,6 +84,18 @@ func (a *cArray) Shape() ([]uintptr, error) {
 	return shapeFromC(result.shape, result.shape_count)
 }
 
+// SmallShape calls mts_array_t.shape, giving the result by value.
+func (a *cArray) SmallShape() (core.SmallShape, error) {
+	if a.raw.shape == nil {
+		return core.SmallShape{}, missing("shape")
+	}
+	result := C.mtsgo_array_shape_value(a.address())
+	if result.status != C.MTS_SUCCESS {
+		return core.SmallShape{}, failed("shape")
+	}
+	return smallShapeFromC(result.shape, result.shape_count)
+}
+
 // Reshape calls mts_array_t.reshape.
 func (a *cArray) Reshape(shape []uintptr) error {
 	if a.raw.reshape == nil {

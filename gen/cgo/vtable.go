@@ -78,6 +78,17 @@ type conversion struct {
 	// builtInC, when set, replaces argToC for the members whose helper creates a vtable
 	// (creatingHelper): Go passes a description the helper turns into the C argument.
 	builtInC *builtInC
+	// byValue, when set, is a second form of a C result for the adaptor: the member is also
+	// a method of that name giving the result converted so, which allocates nothing.
+	byValue *resultForm
+}
+
+// resultForm is the Go form of an adaptor method's result: its type, its zero value and its
+// conversion from C; method names the method giving it (the member's own name when empty).
+type resultForm struct {
+	method       string
+	goType, zero jen.Code
+	fromC        convert
 }
 
 // builtInC is an argument C builds from Go's description of it, in the call into C that
@@ -157,12 +168,16 @@ var conversions = map[string]conversion{
 	},
 	// Shapes are copied from C: the core keeps them. A shape given to C lives in C memory
 	// owned by the exported value (a hook), as C may keep the pointer.
+	// The core reads the shapes it only checks by value too (core.SmallShaper), where a slice
+	// would escape through the interface.
 	"array<usize>": {
 		goType: jen.Index().Uintptr(), zero: jen.Nil(),
 		argToC:      convert{spell: call("sizesToC")},
 		resultFromC: convert{spell: call("shapeFromC"), fallible: true},
 		argFromC:    convert{spell: call("sizesFromC")},
 		resultToC:   convert{spell: func(s site) jen.Code { return jen.Id("e").Dot("exportShape").Call(s.value) }, fallible: true},
+		byValue: &resultForm{method: "SmallShape", goType: core("SmallShape"), zero: core("SmallShape").Values(),
+			fromC: convert{spell: call("smallShapeFromC"), fallible: true}},
 	},
 	// Movements share their layout with core.DataMovement: C views them in place.
 	"array<struct.mts_data_movement_t>": {

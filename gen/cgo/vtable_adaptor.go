@@ -135,12 +135,21 @@ func creatingHelper(b *strings.Builder, v *spec.Vtable, m *spec.Method) {
 // adaptors writes the Go methods of every mapped vtable's adaptor.
 func adaptors(api *spec.API) ([]byte, error) {
 	return goMembers(api, "adaptors", func(f *jen.File, v *spec.Vtable, m *spec.Method, g goVtable) error {
-		method, err := adaptorMethod(v, m, g)
+		method, err := adaptorMethod(v, m, g, nil)
 		if err != nil {
 			return err
 		}
 		f.Commentf("%s calls %s.%s.", goMethod(m), v.Name, m.Name)
 		f.Add(method)
+		if _, out, _ := memberParams(v, m); out != nil && byValue(m) && conversions[out.T.String()].byValue != nil {
+			form := conversions[out.T.String()].byValue
+			if method, err = adaptorMethod(v, m, g, form); err != nil {
+				return err
+			}
+			f.Line()
+			f.Commentf("%s calls %s.%s, giving the result by value.", form.method, v.Name, m.Name)
+			f.Add(method)
+		}
 		return nil
 	})
 }
@@ -181,17 +190,26 @@ func render(f *jen.File, what string) ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
-func adaptorMethod(v *spec.Vtable, m *spec.Method, g goVtable) (jen.Code, error) {
+// adaptorMethod writes the adaptor's method calling member m; form, when not nil, replaces
+// the result's own form (conversion.byValue).
+func adaptorMethod(v *spec.Vtable, m *spec.Method, g goVtable, form *resultForm) (jen.Code, error) {
 	member := v.Name + "." + m.Name
 	ins, out, err := memberParams(v, m)
 	if err != nil {
 		return nil, err
 	}
+	name := goMethod(m)
 	var params, results, zeros, released []jen.Code
 	if out != nil {
 		c := conversions[out.T.String()]
-		results = append(results, c.goType)
-		zeros = append(zeros, c.zero)
+		if form == nil {
+			form = &resultForm{goType: c.goType, zero: c.zero, fromC: c.resultFromC}
+		}
+		if form.method != "" {
+			name = form.method
+		}
+		results = append(results, form.goType)
+		zeros = append(zeros, form.zero)
 	}
 	for _, p := range ins {
 		c := conversions[p.T.String()]
@@ -245,14 +263,13 @@ func adaptorMethod(v *spec.Vtable, m *spec.Method, g goVtable) (jen.Code, error)
 			jen.If(jen.Qual("C", atAddress(v, m)).Call(args...).Op("!=").Qual("C", "MTS_SUCCESS")).Block(failed),
 			jen.Return(jen.Nil()))
 	case byValue(m):
-		c := conversions[out.T.String()]
 		s := site{value: jen.Id("result").Dot(out.Name), param: out, member: member}
 		if count := countOf(m, out); count != nil {
 			s.count = jen.Id("result").Dot(count.Name)
 		}
-		ret := jen.Return(c.resultFromC.spell(s))
-		if !c.resultFromC.fallible {
-			ret = jen.Return(c.resultFromC.spell(s), jen.Nil())
+		ret := jen.Return(form.fromC.spell(s))
+		if !form.fromC.fallible {
+			ret = jen.Return(form.fromC.spell(s), jen.Nil())
 		}
 		body = append(body,
 			jen.Id("result").Op(":=").Qual("C", valueHelper(v, m)).Call(args...),
@@ -266,5 +283,5 @@ func adaptorMethod(v *spec.Vtable, m *spec.Method, g goVtable) (jen.Code, error)
 			jen.If(jen.Id("result").Dot("status").Op("!=").Qual("C", "MTS_SUCCESS")).Block(failed),
 			jen.Return(jen.Id(g.created).Call(jen.Id("result").Dot(out.Name)), jen.Nil()))
 	}
-	return jen.Func().Params(jen.Id("a").Op("*").Id(g.adaptor)).Id(goMethod(m)).Params(params...).Parens(jen.List(results...)).Block(body...), nil
+	return jen.Func().Params(jen.Id("a").Op("*").Id(g.adaptor)).Id(name).Params(params...).Parens(jen.List(results...)).Block(body...), nil
 }
