@@ -51,17 +51,6 @@ static void *with_string_table(size_t head, const char *const *starts, const cha
     return memory;
 }
 
-/* The table for `count` strings, alone (see string_table_fill). */
-static const char *const *string_table(const char *const *starts, const char *text,
-                                       const size_t *lengths, uintptr_t count) {
-    if (count == 0) {
-        return NULL;
-    }
-    const char *const *table = NULL;
-    with_string_table(0, starts, text, lengths, count, &table);
-    return table;
-}
-
 /* The lengths of `count` strings, in `small` when they are few, else allocated (NULL when
  * memory ran out); free them with lengths_free. */
 static size_t *lengths_of(const char *const *strings, uintptr_t count, size_t small[16]) {
@@ -81,16 +70,10 @@ static void lengths_free(size_t *lengths, size_t small[16]) {
 }
 
 const char *const *mtsgo_string_table(const char *const *strings, uintptr_t count) {
-    if (count == 0) {
-        return NULL;
+    const char *const *table = NULL;
+    if (count != 0) {
+        mtsgo_with_string_table(0, strings, count, &table);
     }
-    size_t small[16] = {0};
-    size_t *lengths = lengths_of(strings, count, small);
-    if (lengths == NULL) {
-        return NULL;
-    }
-    const char *const *table = string_table(strings, NULL, lengths, count);
-    lengths_free(lengths, small);
     return table;
 }
 
@@ -111,5 +94,9 @@ void *mtsgo_with_string_table_packed(size_t head, const char *text, const size_t
 }
 
 const char *const *mtsgo_string_table_packed(const char *text, const size_t *lengths, uintptr_t count) {
-    return string_table(NULL, text, lengths, count);
+    const char *const *table = NULL;
+    if (count != 0) {
+        with_string_table(0, NULL, text, lengths, count, &table);
+    }
+    return table;
 }
