@@ -23,6 +23,11 @@
  *                need. The three show what a user pays when a map built in C is used
  *   gradient_N   the pipeline of the _gradients setting (below) with the last block's gradient
  *                read (block_by_id, then mts_block_gradient), for N = 10 and 10,000
+ *   make_N       mts_tensormap alone (the blocks made and the maps freed untimed), for N = 1, 10
+ *                and 10,000 in the base setting; free_N, mts_tensormap_free alone (blocks and
+ *                maps made untimed), the same N; free_used_N, the same for maps read once by
+ *                mts_tensormap_info_keys before the timer: the free of a map a user has used
+ *                (in our library, one Go has made its own). make_N + free_N should be build_N
  * Other settings, for N = 10 and 10,000 (the id ends with the setting's name):
  *   _loaded      the samples and properties labels are loaded from buffers
  *                (mts_labels_load_buffer): labels whose values the library owns
@@ -159,6 +164,16 @@ static const mts_labels_t *keys_of(uintptr_t count) {
     return NULL;
 }
 
+/* The setting, and the keys of a map of `count` blocks; NULL after bench_fail. */
+static const mts_labels_t *setting_keys(uintptr_t count) {
+    return setting_get() != 0 ? NULL : keys_of(count);
+}
+
+/* How many maps of `count` blocks one timed batch holds: 100,000 blocks at most. */
+static uint64_t maps_per_batch(uintptr_t count) {
+    return count * MAPS_PER_BATCH <= 100000 ? MAPS_PER_BATCH : 1;
+}
+
 /* The samples of block b, made on first use for the distinct setting (run_cycle asks for every
  * block's before its timer starts); NULL after bench_fail. */
 static const mts_labels_t *samples_of(const struct cycle_setting *s, uintptr_t b) {
@@ -267,10 +282,7 @@ struct cycle_case {
 
 static int run_cycle(void *context, uint64_t n, double *elapsed_ns) {
     const struct cycle_case *c = context;
-    if (setting_get() != 0) {
-        return -1;
-    }
-    const mts_labels_t *keys = keys_of(c->blocks);
+    const mts_labels_t *keys = setting_keys(c->blocks);
     if (keys == NULL) {
         return -1;
     }
@@ -280,7 +292,7 @@ static int run_cycle(void *context, uint64_t n, double *elapsed_ns) {
             return -1;
         }
     }
-    uint64_t per_batch = c->blocks * MAPS_PER_BATCH <= 100000 ? MAPS_PER_BATCH : 1;
+    uint64_t per_batch = maps_per_batch(c->blocks);
     mts_block_t **blocks = calloc(per_batch * c->blocks, sizeof *blocks);
     if (blocks == NULL) {
         bench_fail("out of memory");
@@ -302,6 +314,75 @@ static int run_cycle(void *context, uint64_t n, double *elapsed_ns) {
         *elapsed_ns += c->timed == TIME_BLOCKS ? made - start : c->timed == TIME_MAP ? freed - made : freed - start;
     }
     blocks_free(blocks, per_batch * c->blocks);
+    free(blocks);
+    return result;
+}
+
+/* A make_N, free_N or free_used_N case: one step of the cycle timed alone, over maps of N
+ * blocks made (and read once for free_used_N) in batches. */
+enum alone_step { ALONE_MAKE, ALONE_FREE, ALONE_FREE_USED };
+
+struct alone_case {
+    uintptr_t blocks;
+    enum alone_step step;
+};
+
+/* Makes the blocks of a map (untimed), then the map, reading it once for free_used_N; NULL
+ * after bench_fail (the blocks freed). `made_ns` gets the time mts_tensormap took. */
+static mts_tensormap_t *alone_case_map(const struct alone_case *c, const mts_labels_t *keys, mts_block_t **blocks,
+                                       double *made_ns) {
+    const struct cycle_setting shared = {LABELS_SHARED, GRADIENT_NONE};
+    if (blocks_make(&shared, blocks, c->blocks) != 0) {
+        return NULL;
+    }
+    double start = bench_now_ns();
+    mts_tensormap_t *map = mts_tensormap(keys, blocks, c->blocks);
+    *made_ns += bench_now_ns() - start;
+    if (bench_pointer(map, "mts_tensormap") != 0) {
+        blocks_free(blocks, c->blocks);
+        return NULL;
+    }
+    const char *const *info_keys = NULL;
+    uintptr_t info_count = 0;
+    if (c->step == ALONE_FREE_USED &&
+        bench_status(mts_tensormap_info_keys(map, &info_keys, &info_count), "mts_tensormap_info_keys") != 0) {
+        mts_tensormap_free(map);
+        return NULL;
+    }
+    return map;
+}
+
+static int run_alone(void *context, uint64_t n, double *elapsed_ns) {
+    const struct alone_case *c = context;
+    const mts_labels_t *keys = setting_keys(c->blocks);
+    if (keys == NULL) {
+        return -1;
+    }
+    uint64_t per_batch = maps_per_batch(c->blocks);
+    mts_block_t **blocks = calloc(c->blocks, sizeof *blocks);
+    mts_tensormap_t **maps = calloc(per_batch, sizeof *maps);
+    int result = 0;
+    if (blocks == NULL || maps == NULL) {
+        bench_fail("out of memory");
+        result = -1;
+    }
+    double made_ns = 0, freed_ns = 0;
+    for (uint64_t done = 0; done < n && result == 0; done += per_batch) {
+        uint64_t count = n - done < per_batch ? n - done : per_batch;
+        for (uint64_t m = 0; m < count && result == 0; m++) {
+            maps[m] = alone_case_map(c, keys, blocks, &made_ns);
+            result = maps[m] == NULL ? -1 : 0;
+        }
+        double start = bench_now_ns();
+        for (uint64_t m = 0; m < count && maps[m] != NULL; m++) {
+            int freed = bench_status(mts_tensormap_free(maps[m]), "mts_tensormap_free");
+            maps[m] = NULL;
+            result = result != 0 ? result : freed;
+        }
+        freed_ns += bench_now_ns() - start;
+    }
+    *elapsed_ns = c->step == ALONE_MAKE ? made_ns : freed_ns;
+    free(maps);
     free(blocks);
     return result;
 }
@@ -331,6 +412,15 @@ static int run_cycle(void *context, uint64_t n, double *elapsed_ns) {
     {"map_info_" #N, #N " x mts_block + mts_tensormap + info_keys + free", "map", run_cycle,              \
      &(struct cycle_case){N, TIME_ALL_INFO, SHARED}}
 
+/* mts_tensormap alone, and mts_tensormap_free alone of maps never read and of maps read once. */
+#define ALONE_CASES(N)                                                                                     \
+    {"map_make_" #N, "mts_tensormap alone, " #N " blocks", "map", run_alone,                               \
+     &(struct alone_case){N, ALONE_MAKE}},                                                                  \
+    {"map_free_" #N, "mts_tensormap_free alone, " #N " blocks", "map", run_alone,                          \
+     &(struct alone_case){N, ALONE_FREE}},                                                                  \
+    {"map_free_used_" #N, "mts_tensormap_free alone, " #N " blocks, map read once (info_keys)", "map",      \
+     run_alone, &(struct alone_case){N, ALONE_FREE_USED}}
+
 /* The pipeline with gradients, and the last block's gradient read. */
 #define GRADIENT_READ_CASE(N)                                                                              \
     {"map_gradient_" #N, #N " x mts_block + gradient + mts_tensormap + block_by_id + gradient + free",     \
@@ -356,6 +446,9 @@ static const bench_case CASES[] = {
                 ", gradient properties of their own"),
     GRADIENT_READ_CASE(10),
     GRADIENT_READ_CASE(10000),
+    ALONE_CASES(1),
+    ALONE_CASES(10),
+    ALONE_CASES(10000),
 };
 
 #define CASES_COUNT (sizeof CASES / sizeof CASES[0])
