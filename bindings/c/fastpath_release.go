@@ -64,12 +64,7 @@ func (b *batchRelease) prepare(tensor *core.TensorMap, deferred *C.struct_mtsgo_
 	if deferred == nil {
 		need += 2 * count
 	}
-	var words []C.uintptr_t
-	if need <= len(b.wordsFirst) {
-		words = b.wordsFirst[:need]
-	} else {
-		words = make([]C.uintptr_t, need)
-	}
+	words := core.InRoom(b.wordsFirst[:], need)
 	b.handles = unsafe.Slice((*objectHandle)(unsafe.Pointer(&words[0])), handles)[:0]
 	b.deferred = deferred
 	if deferred != nil {

@@ -32,12 +32,7 @@ func materializeTensorMap(record *C.struct_mts_tensormap_t) (objectHandle, error
 		return 0, err
 	}
 	made := new(madeTensorMap)
-	var blocks []*core.Block
-	if len(slots) <= len(made.fewBlocks) {
-		blocks = made.fewBlocks[:len(slots):len(slots)]
-	} else {
-		blocks = make([]*core.Block, len(slots))
-	}
+	blocks := core.InRoom(made.fewBlocks[:], len(slots))
 	for i, slot := range slots {
 		var err error
 		if blocks[i], err = blockOf(slot); err != nil {

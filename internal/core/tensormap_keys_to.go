@@ -106,18 +106,8 @@ func (t *TensorMap) splitKeys(names []string) (*keysMove, error) {
 
 	// The groups share one slice of members, each group's in old key order.
 	move := &keysMove{names: names}
-	var groups [][]keyedBlock
-	if groupCount := len(newValues) / len(remainingNames); groupCount <= len(move.fewGroups) {
-		groups = move.fewGroups[:groupCount]
-	} else {
-		groups = make([][]keyedBlock, groupCount)
-	}
-	var members []keyedBlock
-	if count <= len(move.fewMembers) {
-		members = move.fewMembers[:count]
-	} else {
-		members = make([]keyedBlock, count)
-	}
+	groups := InRoom(move.fewGroups[:], len(newValues)/len(remainingNames))
+	members := InRoom(move.fewMembers[:], count)
 	if groupOf == nil {
 		groups[0] = members[:0]
 	} else {
@@ -458,13 +448,8 @@ func sortDistinctRows(values []int32, size int) (sorted []int32, rank []int) {
 // sorted keys, all different, by a binary search. The rows are sorted in place.
 func sortDistinctNarrowRows(values []int32, size, n int) (sorted []int32, rank []int) {
 	const sign = 1 << 31
-	var few [2 * fewRows]uint64 // the keys of few rows, without an allocation
-	var keys []uint64           // the keys to sort, then for size 2 the same in row order
-	if size*n <= len(few) {
-		keys = few[:size*n]
-	} else {
-		keys = make([]uint64, size*n)
-	}
+	var few [2 * fewRows]uint64    // the keys of few rows, without an allocation
+	keys := InRoom(few[:], size*n) // the keys to sort, then for size 2 the same in row order
 	sorting, original := keys[:n:n], keys[n:]
 	for i := range n {
 		if size == 1 {
@@ -521,12 +506,7 @@ func sortDistinctTripleRows(values []int32, n int) (sorted []int32, rank []int) 
 	const sign = 1 << 31
 	word := func(v int32) uint64 { return uint64(uint32(v) ^ sign) }
 	var few [fewRows]tripleRow // the keys of few rows, without an allocation
-	var keys []tripleRow
-	if n <= len(few) {
-		keys = few[:n]
-	} else {
-		keys = make([]tripleRow, n)
-	}
+	keys := InRoom(few[:], n)
 	for i := range keys {
 		row := values[3*i : 3*i+3 : 3*i+3]
 		keys[i] = tripleRow{high: word(row[0])<<32 | word(row[1]), low: word(row[2])<<32 | uint64(i)}
