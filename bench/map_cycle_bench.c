@@ -24,10 +24,11 @@
  *   gradient_N   the pipeline of the _gradients setting (below) with the last block's gradient
  *                read (block_by_id, then mts_block_gradient), for N = 10 and 10,000
  *   make_N       mts_tensormap alone (the blocks made and the maps freed untimed), for N = 1, 10
- *                and 10,000 in the base setting; free_N, mts_tensormap_free alone (blocks and
- *                maps made untimed), the same N; free_used_N, the same for maps read once by
- *                mts_tensormap_info_keys before the timer: the free of a map a user has used
- *                (in our library, one Go has made its own). make_N + free_N should be build_N
+ *                and 10,000 in the base setting and N = 10 and 10,000 in every other one;
+ *                free_N, mts_tensormap_free alone (blocks and maps made untimed), the same N;
+ *                free_used_N, the same for maps read once by mts_tensormap_info_keys before the
+ *                timer: the free of a map a user has used (in our library, one Go has made its
+ *                own). make_N + free_N should be build_N
  * Other settings, for N = 10 and 10,000 (the id ends with the setting's name):
  *   _loaded      the samples and properties labels are loaded from buffers
  *                (mts_labels_load_buffer): labels whose values the library owns
@@ -194,6 +195,17 @@ static const mts_labels_t *samples_of(const struct cycle_setting *s, uintptr_t b
     }
 }
 
+/* Makes the labels of the setting's first `count` blocks that are made on first use, so that
+ * no timer includes them; -1 after bench_fail. */
+static int setting_labels(const struct cycle_setting *s, uintptr_t count) {
+    for (uintptr_t b = 0; b < count; b++) {
+        if (samples_of(s, b) == NULL) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static void blocks_free(mts_block_t **blocks, uintptr_t count) {
     for (uintptr_t i = 0; i < count; i++) {
         if (blocks[i] != NULL) {
@@ -286,11 +298,8 @@ static int run_cycle(void *context, uint64_t n, double *elapsed_ns) {
     if (keys == NULL) {
         return -1;
     }
-    /* labels made on first use are made here, before any timer */
-    for (uintptr_t b = 0; b < c->blocks; b++) {
-        if (samples_of(&c->setting, b) == NULL) {
-            return -1;
-        }
+    if (setting_labels(&c->setting, c->blocks) != 0) {
+        return -1;
     }
     uint64_t per_batch = maps_per_batch(c->blocks);
     mts_block_t **blocks = calloc(per_batch * c->blocks, sizeof *blocks);
@@ -325,14 +334,14 @@ enum alone_step { ALONE_MAKE, ALONE_FREE, ALONE_FREE_USED };
 struct alone_case {
     uintptr_t blocks;
     enum alone_step step;
+    struct cycle_setting setting;
 };
 
 /* Makes the blocks of a map (untimed), then the map, reading it once for free_used_N; NULL
  * after bench_fail (the blocks freed). `made_ns` gets the time mts_tensormap took. */
 static mts_tensormap_t *alone_case_map(const struct alone_case *c, const mts_labels_t *keys, mts_block_t **blocks,
                                        double *made_ns) {
-    const struct cycle_setting shared = {LABELS_SHARED, GRADIENT_NONE};
-    if (blocks_make(&shared, blocks, c->blocks) != 0) {
+    if (blocks_make(&c->setting, blocks, c->blocks) != 0) {
         return NULL;
     }
     double start = bench_now_ns();
@@ -355,7 +364,7 @@ static mts_tensormap_t *alone_case_map(const struct alone_case *c, const mts_lab
 static int run_alone(void *context, uint64_t n, double *elapsed_ns) {
     const struct alone_case *c = context;
     const mts_labels_t *keys = setting_keys(c->blocks);
-    if (keys == NULL) {
+    if (keys == NULL || setting_labels(&c->setting, c->blocks) != 0) {
         return -1;
     }
     uint64_t per_batch = maps_per_batch(c->blocks);
@@ -412,19 +421,32 @@ static int run_alone(void *context, uint64_t n, double *elapsed_ns) {
     {"map_info_" #N, #N " x mts_block + mts_tensormap + info_keys + free", "map", run_cycle,              \
      &(struct cycle_case){N, TIME_ALL_INFO, SHARED}}
 
-/* mts_tensormap alone, and mts_tensormap_free alone of maps never read and of maps read once. */
-#define ALONE_CASES(N)                                                                                     \
-    {"map_make_" #N, "mts_tensormap alone, " #N " blocks", "map", run_alone,                               \
-     &(struct alone_case){N, ALONE_MAKE}},                                                                  \
-    {"map_free_" #N, "mts_tensormap_free alone, " #N " blocks", "map", run_alone,                          \
-     &(struct alone_case){N, ALONE_FREE}},                                                                  \
-    {"map_free_used_" #N, "mts_tensormap_free alone, " #N " blocks, map read once (info_keys)", "map",      \
-     run_alone, &(struct alone_case){N, ALONE_FREE_USED}}
+/* mts_tensormap alone, and mts_tensormap_free alone of maps never read and of maps read once,
+ * for N blocks of one setting (ID_SUFFIX and TEXT as in CYCLE_CASES). */
+#define ALONE_CASES(N, SETTING, ID_SUFFIX, TEXT)                                                          \
+    {"map_make" ID_SUFFIX, "mts_tensormap alone, " #N " blocks" TEXT, "map", run_alone,                    \
+     &(struct alone_case){N, ALONE_MAKE, SETTING}},                                                         \
+    {"map_free" ID_SUFFIX, "mts_tensormap_free alone, " #N " blocks" TEXT, "map", run_alone,               \
+     &(struct alone_case){N, ALONE_FREE, SETTING}},                                                         \
+    {"map_free_used" ID_SUFFIX, "mts_tensormap_free alone, " #N " blocks" TEXT ", map read once (info_keys)", \
+     "map", run_alone, &(struct alone_case){N, ALONE_FREE_USED, SETTING}}
 
 /* The pipeline with gradients, and the last block's gradient read. */
 #define GRADIENT_READ_CASE(N)                                                                              \
     {"map_gradient_" #N, #N " x mts_block + gradient + mts_tensormap + block_by_id + gradient + free",     \
      "map", run_cycle, &(struct cycle_case){N, TIME_ALL_GRADIENT, GRADIENTS}}
+
+/* The cases of CASES (CYCLE_CASES or ALONE_CASES) for N = 10 and 10,000 in every setting but the
+ * base one. */
+#define OTHER_SETTINGS(CASES)                                                                              \
+    CASES(10, LOADED, "_10_loaded", ", loaded labels"),                                                     \
+    CASES(10000, LOADED, "_10000_loaded", ", loaded labels"),                                               \
+    CASES(10, DISTINCT, "_10_distinct", ", own samples"),                                                   \
+    CASES(10000, DISTINCT, "_10000_distinct", ", own samples"),                                             \
+    CASES(10, GRADIENTS, "_10_gradients", ", with a gradient"),                                             \
+    CASES(10000, GRADIENTS, "_10000_gradients", ", with a gradient"),                                       \
+    CASES(10, GRADIENTS_OWN_PROPERTIES, "_10_gradients_own_properties", ", gradient properties of their own"), \
+    CASES(10000, GRADIENTS_OWN_PROPERTIES, "_10000_gradients_own_properties", ", gradient properties of their own")
 
 static const bench_case CASES[] = {
     CYCLE_CASES(10, SHARED, "_10", ""),
@@ -435,20 +457,13 @@ static const bench_case CASES[] = {
     READ_CASES(1),
     CYCLE_CASES(100, SHARED, "_100", ""),
     CYCLE_CASES(100000, SHARED, "_100000", ""),
-    CYCLE_CASES(10, LOADED, "_10_loaded", ", loaded labels"),
-    CYCLE_CASES(10000, LOADED, "_10000_loaded", ", loaded labels"),
-    CYCLE_CASES(10, DISTINCT, "_10_distinct", ", own samples"),
-    CYCLE_CASES(10000, DISTINCT, "_10000_distinct", ", own samples"),
-    CYCLE_CASES(10, GRADIENTS, "_10_gradients", ", with a gradient"),
-    CYCLE_CASES(10000, GRADIENTS, "_10000_gradients", ", with a gradient"),
-    CYCLE_CASES(10, GRADIENTS_OWN_PROPERTIES, "_10_gradients_own_properties", ", gradient properties of their own"),
-    CYCLE_CASES(10000, GRADIENTS_OWN_PROPERTIES, "_10000_gradients_own_properties",
-                ", gradient properties of their own"),
+    OTHER_SETTINGS(CYCLE_CASES),
     GRADIENT_READ_CASE(10),
     GRADIENT_READ_CASE(10000),
-    ALONE_CASES(1),
-    ALONE_CASES(10),
-    ALONE_CASES(10000),
+    ALONE_CASES(1, SHARED, "_1", ""),
+    ALONE_CASES(10, SHARED, "_10", ""),
+    ALONE_CASES(10000, SHARED, "_10000", ""),
+    OTHER_SETTINGS(ALONE_CASES),
 };
 
 #define CASES_COUNT (sizeof CASES / sizeof CASES[0])
