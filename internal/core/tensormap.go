@@ -233,8 +233,12 @@ func (t *TensorMap) FreeWith(r Releaser) {
 	}
 	var runs labelsRuns
 	labels := forLabels(r)
-	for _, block := range t.blocks {
-		block.freeWith(r, labels, &runs)
+	for start := 0; start < len(t.blocks); start += warmAhead {
+		chunk := t.blocks[start:min(start+warmAhead, len(t.blocks))]
+		warmBlocks(chunk)
+		for _, block := range chunk {
+			block.freeWith(r, labels, &runs)
+		}
 	}
 	runs.flush(labels)
 	t.blocks = nil
