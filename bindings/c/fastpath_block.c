@@ -150,22 +150,28 @@ mts_status_t mtsgo_c_block_free(struct mts_block_t *block) {
     return mtsgo_c_block_release(block, NULL);
 }
 
+/* Drops the references of the run at `position`, which is then empty. */
+static void runs_end(struct mtsgo_labels_runs *runs, uintptr_t position) {
+    if (runs->count[position] != 0) {
+        mts_status_t status = mtsgo_labels_unhold(runs->labels[position], runs->count[position]);
+        runs->status = runs->status != MTS_SUCCESS ? runs->status : status;
+        runs->count[position] = 0;
+    }
+    runs->labels[position] = NULL;
+}
+
 /* Adds one reference to labels at `position` to the runs, ending the run of other labels. */
 static void runs_add(struct mtsgo_labels_runs *runs, uintptr_t position, struct mts_labels_t *labels) {
     if (runs->labels[position] != labels) {
-        if (runs->count[position] != 0) {
-            mts_status_t status = mtsgo_labels_unhold(runs->labels[position], runs->count[position]);
-            runs->status = runs->status != MTS_SUCCESS ? runs->status : status;
-        }
+        runs_end(runs, position);
         runs->labels[position] = labels;
-        runs->count[position] = 0;
     }
     runs->count[position]++;
 }
 
 mts_status_t mtsgo_labels_runs_flush(struct mtsgo_labels_runs *runs) {
     for (uintptr_t i = 0; i < MTSGO_LABELS_POSITIONS; i++) {
-        runs_add(runs, i, NULL);
+        runs_end(runs, i);
     }
     return runs->status;
 }
