@@ -139,9 +139,12 @@ func materializeInto(block *core.Block, values *cArray, components []*core.Array
 	var devices [len(labelsBuffer) + 1]core.Device
 	devices[0] = deviceFromC(record.device)
 	for i, labels := range all {
-		object, err := labelsOf(labels)
-		if err != nil {
-			return err // the record's reference keeps the labels alive: can not happen
+		object := handovers[i].object
+		if handovers[i].record != labels {
+			var err error
+			if object, err = labelsOf(labels); err != nil {
+				return err // the record's reference keeps the labels alive: can not happen
+			}
 		}
 		objects[i], shape[i], devices[i+1] = object, uintptr(labels.count), devices[0]
 		if i > 0 && i <= count {
@@ -168,7 +171,8 @@ func materializeInto(block *core.Block, values *cArray, components []*core.Array
 // blocks made from them (core.Asked.Retained), for a run of blocks sharing those labels: one
 // atomic operation on each counter per run instead of two per block, as the blocks of a map
 // usually share their samples and properties. The labels stay alive meanwhile, the C
-// references being dropped last.
+// references being dropped last; the run's labels object serves its next block without a
+// lookup of the record's handle.
 type labelsHandover struct {
 	record *C.struct_mts_labels_t
 	object *labelsObject
