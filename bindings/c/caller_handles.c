@@ -187,11 +187,7 @@ void *mtsgo_handle_new(struct mtsgo_record *record) {
     return (void *)handle;
 }
 
-void mtsgo_handle_end(struct mtsgo_record *record) {
-    /* Most records freed have no handle (a block given to a tensor map lost it then). */
-    if (__atomic_load_n(&record->caller, __ATOMIC_ACQUIRE) == 0) {
-        return;
-    }
+void mtsgo_handle_end_held(struct mtsgo_record *record) {
     uintptr_t handle = __atomic_exchange_n(&record->caller, 0, __ATOMIC_ACQ_REL);
     if (handle == 0) {
         return;

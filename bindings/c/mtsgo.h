@@ -134,8 +134,17 @@ static inline void *mtsgo_handle_of_result(const void *record) {
     return record == NULL ? NULL : mtsgo_handle_of((struct mtsgo_record *)record);
 }
 
-/* Ends the handle of a record, when it has one: later uses of it are rejected. */
-void mtsgo_handle_end(struct mtsgo_record *record);
+/* mtsgo_handle_end for a record just seen with a handle. */
+void mtsgo_handle_end_held(struct mtsgo_record *record);
+
+/* Ends the handle of a record, when it has one: later uses of it are rejected. Inline, as
+ * most records freed have none (a block given to a tensor map lost it then): a free of
+ * thousands of blocks then makes no call for them. */
+static inline void mtsgo_handle_end(struct mtsgo_record *record) {
+    if (__atomic_load_n(&record->caller, __ATOMIC_ACQUIRE) != 0) {
+        mtsgo_handle_end_held(record);
+    }
+}
 
 /* The records of an array of `count` handles (NULL entries kept), in *records: the caller's
  * stack array of MTSGO_RECORDS_ON_STACK entries, or a malloc'd one; 0 with the error recorded

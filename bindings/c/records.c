@@ -69,8 +69,13 @@ struct mts_block_t *mtsgo_block_record_new(void) {
 
 void mtsgo_block_record_free(struct mts_block_t *record) {
     mtsgo_handle_end(&record->record);
-    free((void *)record->gradients);
-    mtsgo_c_gradients_forget(record);
+    /* most blocks of a tensor map have neither: no call then */
+    if (record->gradients != NULL) {
+        free((void *)record->gradients);
+    }
+    if (record->c_gradients != NULL) {
+        mtsgo_c_gradients_forget(record);
+    }
     struct record_pool *kept = thread_pool();
     if (kept != NULL && kept->count < POOLED_RECORDS) {
         kept->records[kept->count++] = record;
