@@ -11,21 +11,20 @@ package core
 // warmAhead is how many blocks one pass loads ahead of their use.
 const warmAhead = 16
 
-// warm loads the labels' reference count, which every retain and release changes. Callers add
-// the counts up and return the sum, so that no load goes unused.
-func (l *ArrayLabels) warm() int64 {
-	if l == nil {
-		return 0
+// warm loads the labels' reference count, which every retain and release changes. The load
+// stays although its value goes unused: the compiler keeps atomic loads.
+func (l *ArrayLabels) warm() {
+	if l != nil {
+		l.references.Load()
 	}
-	return l.references.Load()
 }
 
 // warmBlocks loads the reference counts of the samples and properties of blocks.
-func warmBlocks(blocks []*Block) (sum int64) {
+func warmBlocks(blocks []*Block) {
 	for _, b := range blocks {
 		if b != nil {
-			sum += b.samples.warm() + b.properties.warm()
+			b.samples.warm()
+			b.properties.warm()
 		}
 	}
-	return sum
 }
