@@ -16,6 +16,9 @@
 # map_build_10 alone).
 # `make bench BENCH_PROGRAMS=io_bench` builds and runs one program only. BENCH_ROUNDS (default
 # 3) is the number of alternating runs of each side whose medians are compared (bench/run.sh).
+# BENCH_MALLOC (default steady) fixes glibc's allocator thresholds in both sides' binaries, so
+# that no case's time depends on what ran before it in its process; BENCH_MALLOC=default
+# leaves glibc as it starts (bench/run.sh says why).
 # The cases of BENCH_FASTPATH_CASES also run with their fast path off, in the same rounds, and a
 # last table gives their gains (bench/fastpaths.sh); `make bench BENCH_FASTPATH_CASES=` skips it.
 #
@@ -38,6 +41,7 @@ BENCH_COMMON := bench/harness.c bench/bench_array.c
 BENCH_COMMON_HEADERS := bench/harness.h bench/bench_array.h
 BENCH_ARGS ?=
 BENCH_ROUNDS ?= 3
+BENCH_MALLOC ?= steady
 BENCH_REDUCE ?= yes
 BENCH_REDUCE_ROUNDS ?= 5
 # The cases that show each fast path of our library (ID:FASTPATH): run.sh also runs them with
@@ -65,7 +69,7 @@ BENCH_REFERENCE := $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%-reference)
 .PHONY: bench bench-reduce
 
 bench: lib headers reference $(BENCH_OURS) $(BENCH_REFERENCE)
-	BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_FASTPATH_CASES="$(BENCH_FASTPATH_CASES)" bash bench/run.sh $(BENCH_BUILD) $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%) -- $(BENCH_ARGS)
+	BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_MALLOC=$(BENCH_MALLOC) BENCH_FASTPATH_CASES="$(BENCH_FASTPATH_CASES)" bash bench/run.sh $(BENCH_BUILD) $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%) -- $(BENCH_ARGS)
 	$(if $(BENCH_REDUCE),$(MAKE) --no-print-directory bench-reduce)
 
 bench-reduce: lib headers $(BUILD)/reduce-operations.stamp $(BENCH_BUILD)/reduce_bench-ours

@@ -29,6 +29,16 @@
 # same rounds, and a last table gives each case's gain, its plain median over ours
 # (OUT_DIR/plain-FASTPATH.tsv, and OUT_DIR/fastpaths.tsv, see bench/fastpaths.sh).
 #
+# BENCH_MALLOC picks the state of glibc's allocator in every binary of both sides: "steady"
+# (the default) fixes its thresholds at the top of the range glibc's own adjustment reaches
+# (mmap_threshold 32 MiB, trim_threshold 64 MiB), "default" leaves glibc as it starts. Left
+# alone, glibc hands allocations of a few MiB to mmap and gives freed memory back at once
+# until its adjustment has seen blocks that large, so a case paid page faults on every call
+# or not depending on what ran before it in the same process: the reference's time to build
+# a map of 10,000 blocks read 1.8 ms early in its process and 0.55 ms late. Steady, each case
+# times what the call costs in a process past its first large allocations, on both sides. A
+# GLIBC_TUNABLES already set wins over both.
+#
 # Errors in our library are reported and do not fail the run (the library may not implement
 # everything yet); an error or a crash of the reference program does, since it means the
 # benchmark itself is broken.
@@ -50,6 +60,15 @@ done
 [ $# -gt 0 ] && shift # the "--"
 [ ${#programs[@]} -gt 0 ] || usage
 mkdir -p "$out"
+
+case ${BENCH_MALLOC:-steady} in
+steady)
+    export GLIBC_TUNABLES=${GLIBC_TUNABLES-glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=67108864}
+    ;;
+default) ;;
+*) echo "BENCH_MALLOC must be steady or default, got '$BENCH_MALLOC'" >&2; exit 2 ;;
+esac
+allocator="glibc, ${GLIBC_TUNABLES:-its defaults}"
 
 rounds=${BENCH_ROUNDS:-3}
 case $rounds in
@@ -132,7 +151,7 @@ ours_failures=$(printf '%s' "$ours_failures" | sed '/^$/d' | sort -u)
 reference_failures=${reference_failures//$'\n'/; }
 ours_failures=${ours_failures//$'\n'/; }
 
-awk -F '\t' -v results="$out/results.tsv" -v rounds="$rounds" \
+awk -F '\t' -v results="$out/results.tsv" -v rounds="$rounds" -v allocator="$allocator" \
     -v reference_failures="$reference_failures" -v ours_failures="$ours_failures" '
 function format_time(ns,    value, unit) {
     if (ns == "-") return "-"
@@ -198,6 +217,7 @@ END {
     printf "reference: %s (%s)\n", ("reference" in library) ? library["reference"] : "?",
         ("reference" in version) ? version["reference"] : "?"
     for (t = 1; t <= timings; t++) printf "%s%s\n", (t == 1 ? "timing:    " : "           "), timing[t]
+    printf "allocator: %s (BENCH_MALLOC)\n", allocator
     printf "medians per call (per lookup where marked), the median of %d alternating rounds\n\n", rounds
 
     width = length("operation")
