@@ -39,6 +39,14 @@ func blockRecordOf(block *core.Block) *C.struct_mts_block_t {
 // disposeBlockRecord releases a block record and the lists it handed out.
 func disposeBlockRecord(record *C.struct_mts_block_t) {
 	record.record.magic = C.MTSGO_FREED_MAGIC
+	if record.lent != 0 {
+		// what the record lent its block goes with it
+		if handle := lentBlockGone(record); handle != 0 {
+			handle.Delete()
+		}
+		C.mtsgo_c_block_release(record, nil)
+		return
+	}
 	objectHandle(record.record.handle).Delete()
 	C.mtsgo_block_record_free(record)
 }
@@ -75,10 +83,13 @@ func forgetGradientsList(record *C.struct_mts_block_t) {
 func blockOf(record *C.struct_mts_block_t) (*core.Block, error) {
 	handle := objectHandle(atomic.LoadUintptr(blockHandle(record)))
 	if handle == 0 {
-		if err := materializeBlocks([]*C.struct_mts_block_t{record}); err != nil {
+		if err := materializeBlocks([]*C.struct_mts_block_t{record}, false); err != nil {
 			return nil, err
 		}
 		handle = objectHandle(atomic.LoadUintptr(blockHandle(record)))
+	}
+	if batch, ok := handle.Value().(*lentBlocks); ok {
+		return &batch.made[record.lent_index].block, nil
 	}
 	return handle.Value().(*core.Block), nil
 }
@@ -164,7 +175,7 @@ func mtsgo_block_release(record *C.struct_mts_block_t) (status C.mts_status_t) {
 func implBlockAddGradient(record *C.struct_mts_block_t, parameter *C.char, gradientRecord *C.struct_mts_block_t) error {
 	if gradientRecord != record {
 		// Blocks made in C are made in Go together.
-		if err := materializeBlocks([]*C.struct_mts_block_t{record, gradientRecord}); err != nil {
+		if err := materializeBlocks([]*C.struct_mts_block_t{record, gradientRecord}, false); err != nil {
 			return err
 		}
 	}
@@ -174,6 +185,9 @@ func implBlockAddGradient(record *C.struct_mts_block_t, parameter *C.char, gradi
 	}
 	if gradientRecord.held != 0 {
 		return errHeldBlock("gradient")
+	}
+	if err := ownLent(record, block); err != nil {
+		return err
 	}
 	gradient, err := blockOf(gradientRecord)
 	if err != nil {

@@ -23,8 +23,12 @@ var materializingBlocks sync.Mutex
 // since a tensor map made from blocks made in C makes thousands here. C checked the values'
 // shape and devices against the labels as strictly as the core: the core checks them again
 // from what C asked, without asking the arrays again. Each block takes over its record's
-// references to the labels and its values array, which stays in the record.
-func materializeBlocks(records []*C.struct_mts_block_t) error {
+// references to the labels and its values array, which stays in the record; or, when lend is
+// set (the blocks of a tensor map made in C, made in Go together), the records lend them
+// (core.Asked.Lent): each keeps its references, and releases them with itself in C
+// (mtsgo_c_block_release), so that a free of the map reads no Go block. Records lend only
+// when none had a block already and none has gradients added in C.
+func materializeBlocks(records []*C.struct_mts_block_t, lend bool) error {
 	materializingBlocks.Lock()
 	defer materializingBlocks.Unlock()
 	records = gradientsAsParents(records)
@@ -52,6 +56,8 @@ func materializeBlocks(records []*C.struct_mts_block_t) error {
 			pending = append(pending[:len(pending):len(pending)], g.block)
 		}
 	}
+	lend = lend && len(pending) == len(records) && len(pending) == parents &&
+		C.mtsgo_fastpaths&C.MTSGO_FASTPATH_RELEASE != 0
 	for _, record := range pending {
 		components += int(record.components_count)
 	}
@@ -74,7 +80,7 @@ func materializeBlocks(records []*C.struct_mts_block_t) error {
 		blockComponents := componentsLabels[:count:count]
 		componentsLabels = componentsLabels[count:]
 		made[i].values.raw = &record.values
-		if err = materializeInto(&made[i].block, &made[i].values, blockComponents, record, &handovers); err != nil {
+		if err = materializeInto(&made[i].block, &made[i].values, blockComponents, record, &handovers, lend); err != nil {
 			break
 		}
 		if !made[i].block.View().Attach(unsafe.Pointer(record)) {
@@ -92,6 +98,10 @@ func materializeBlocks(records []*C.struct_mts_block_t) error {
 				next++
 			}
 		}
+	}
+	if lend {
+		lendBlocks(pending[:done], made[:done])
+		return err
 	}
 	newHandles(done, func(i int) any { return &made[i].block }, func(i int, h objectHandle) {
 		atomic.StoreUintptr(blockHandle(pending[i]), uintptr(h))
@@ -126,9 +136,10 @@ type blockAndValues struct {
 }
 
 // materializeInto makes one block of materializeBlocks, in place; the record's references to
-// its labels go to the block through handovers (samples, components, properties in order).
+// its labels go to the block through handovers (samples, components, properties in order),
+// or stay with the record when it lends them (handovers then only keep the labels objects).
 func materializeInto(block *core.Block, values *cArray, components []*core.ArrayLabels, record *C.struct_mts_block_t,
-	handovers *[C.MTSGO_FASTPATH_BLOCK_COMPONENTS + 2]labelsHandover) error {
+	handovers *[C.MTSGO_FASTPATH_BLOCK_COMPONENTS + 2]labelsHandover, lend bool) error {
 	count := len(components)
 	var labelsBuffer [C.MTSGO_FASTPATH_BLOCK_COMPONENTS + 2]*C.struct_mts_labels_t
 	all := append(labelsBuffer[:0], record.samples)
@@ -151,8 +162,15 @@ func materializeInto(block *core.Block, values *cArray, components []*core.Array
 			components[i-1] = object.labels
 		}
 	}
-	asked := core.Asked{Shape: shape[:len(all)], HasShape: true, Devices: devices[:len(all)+1], Retained: true}
+	asked := core.Asked{Shape: shape[:len(all)], HasShape: true, Devices: devices[:len(all)+1], Retained: true, Lent: lend}
 	err := core.InitBlockAsked(block, values, objects[0].labels, components, objects[count+1].labels, asked)
+	if err == nil && lend {
+		for i, labels := range all {
+			handovers[i].keep(labels, objects[i])
+		}
+		record.lent = 1
+		return nil
+	}
 	if err != nil {
 		// C checked what the core checks: this is a bug. The values are gone; the record
 		// keeps its labels references, which mts_block_free releases.
@@ -186,6 +204,15 @@ func (h *labelsHandover) add(record *C.struct_mts_labels_t, object *labelsObject
 		h.record, h.object = record, object
 	}
 	h.count++
+}
+
+// keep makes object the run's, as add does, without a reference to hand over: the records
+// lend theirs.
+func (h *labelsHandover) keep(record *C.struct_mts_labels_t, object *labelsObject) {
+	if record != h.record {
+		h.flush()
+		h.record, h.object = record, object
+	}
 }
 
 // flush gives the run's blocks their references, then drops the records'.

@@ -18,15 +18,27 @@ static void release_array(uintptr_t marked) {
     }
 }
 
-void mtsgo_release_tensormap(const uintptr_t *arrays, uintptr_t arrays_count, const uintptr_t *blocks,
-                             uintptr_t blocks_count, const uintptr_t *labels, uintptr_t labels_count,
-                             struct mts_tensormap_t *tensormap) {
+mts_status_t mtsgo_release_tensormap(const uintptr_t *arrays, uintptr_t arrays_count, const uintptr_t *blocks,
+                                     uintptr_t blocks_count, const uintptr_t *labels, uintptr_t labels_count,
+                                     struct mts_tensormap_t *tensormap) {
     for (uintptr_t i = 0; i < arrays_count; i++) {
         release_array(arrays[i]);
     }
+    struct mtsgo_labels_runs runs = {0};
     for (uintptr_t i = 0; i < blocks_count; i++) {
-        mtsgo_block_record_free((struct mts_block_t *)blocks[i]);
+        struct mts_block_t *block = (struct mts_block_t *)(blocks[i] & ~MTSGO_RELEASE_LENT);
+        if (blocks[i] & MTSGO_RELEASE_LENT) {
+            mtsgo_c_block_release(block, &runs);
+        } else {
+            mtsgo_block_record_free(block);
+        }
     }
+    if (tensormap != NULL && tensormap->release_lent) {
+        for (uintptr_t i = 0; i < tensormap->blocks_count; i++) {
+            mtsgo_c_block_release(tensormap->blocks[i], &runs);
+        }
+    }
+    mts_status_t status = mtsgo_labels_runs_flush(&runs);
     for (uintptr_t i = 0; i < labels_count; i++) {
         if (labels[i] & MTSGO_RELEASE_LABELS) {
             mtsgo_labels_dispose((struct mts_labels_t *)(labels[i] & ~MTSGO_RELEASE_LABELS));
@@ -37,4 +49,5 @@ void mtsgo_release_tensormap(const uintptr_t *arrays, uintptr_t arrays_count, co
     if (tensormap != NULL) {
         mtsgo_tensormap_record_free(tensormap);
     }
+    return status;
 }

@@ -47,13 +47,12 @@ const (
 	labelsHandles = 4
 )
 
-// prepare sizes the lists for the release of a tensor map's blocks, in deferred when it is
-// not nil and they fit; false when switched off.
-func (b *batchRelease) prepare(tensor *core.TensorMap, deferred *C.struct_mtsgo_deferred_release) bool {
+// prepare sizes the lists for the release of count blocks (gradients included) with a tensor
+// map, in deferred when it is not nil and they fit; false when switched off.
+func (b *batchRelease) prepare(count int, deferred *C.struct_mtsgo_deferred_release) bool {
 	if C.mtsgo_fastpaths&C.MTSGO_FASTPATH_RELEASE == 0 {
 		return false
 	}
-	count := countBlocks(tensor.Blocks())
 	if deferred != nil && count > C.MTSGO_DEFERRED_BLOCKS {
 		deferred = nil
 	}
@@ -126,10 +125,7 @@ func releasedArray(array core.Array) C.uintptr_t {
 func (b *batchRelease) ReleaseRecord(record unsafe.Pointer) {
 	switch kind := recordKind((*C.struct_mtsgo_record)(record).magic); {
 	case kind == blockRecord && len(b.records) < cap(b.records):
-		block := (*C.struct_mts_block_t)(record)
-		block.record.magic = C.MTSGO_FREED_MAGIC
-		b.handles = append(b.handles, objectHandle(block.record.handle))
-		b.records = append(b.records, C.uintptr_t(uintptr(record)))
+		b.addBlockRecord((*C.struct_mts_block_t)(record))
 	case kind == tensorMapRecord && b.tensorMap == nil:
 		b.tensorMap = (*C.struct_mts_tensormap_t)(record)
 		b.handles = append(b.handles, forgetTensorMapRecord(b.tensorMap))
@@ -142,6 +138,22 @@ func (b *batchRelease) ReleaseRecord(record unsafe.Pointer) {
 	default:
 		releaseRecord(record)
 	}
+}
+
+// addBlockRecord lists a block record for C to free, with what it keeps when it lends its
+// labels and values to its block.
+func (b *batchRelease) addBlockRecord(block *C.struct_mts_block_t) {
+	block.record.magic = C.MTSGO_FREED_MAGIC
+	address := C.uintptr_t(uintptr(unsafe.Pointer(block)))
+	if block.lent != 0 {
+		address |= C.MTSGO_RELEASE_LENT
+		if handle := lentBlockGone(block); handle != 0 {
+			b.handles = append(b.handles, handle)
+		}
+	} else {
+		b.handles = append(b.handles, objectHandle(block.record.handle))
+	}
+	b.records = append(b.records, address)
 }
 
 func (b *batchRelease) LabelsReleaser() core.Releaser { return (*labelsBatch)(b) }
@@ -173,7 +185,7 @@ func (b *batchRelease) finish() {
 		d.tensormap = b.tensorMap
 		d.ready = 1
 	} else {
-		C.mtsgo_release_tensormap(unsafe.SliceData(b.arrays), C.uintptr_t(len(b.arrays)),
+		_ = C.mtsgo_release_tensormap(unsafe.SliceData(b.arrays), C.uintptr_t(len(b.arrays)),
 			unsafe.SliceData(b.records), C.uintptr_t(len(b.records)),
 			unsafe.SliceData(b.labels), C.uintptr_t(len(b.labels)), b.tensorMap)
 	}

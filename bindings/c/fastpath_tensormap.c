@@ -121,8 +121,10 @@ mts_status_t mtsgo_c_tensormap_free(struct mts_tensormap_t *tensor) {
         tensor->deferred = &deferred;
         mts_status_t status = mtsgo_tensormap_free(tensor);
         if (deferred.ready) {
-            mtsgo_release_tensormap(deferred.arrays, deferred.arrays_count, deferred.blocks, deferred.blocks_count,
-                                    deferred.labels, deferred.labels_count, deferred.tensormap);
+            mts_status_t released =
+                mtsgo_release_tensormap(deferred.arrays, deferred.arrays_count, deferred.blocks,
+                                        deferred.blocks_count, deferred.labels, deferred.labels_count, deferred.tensormap);
+            status = status != MTS_SUCCESS ? status : released;
         }
         return status;
     }

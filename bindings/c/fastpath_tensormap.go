@@ -28,8 +28,11 @@ func materializeTensorMap(record *C.struct_mts_tensormap_t) (objectHandle, error
 		return handle, nil
 	}
 	slots := unsafe.Slice(record.blocks, record.blocks_count)
-	if err := materializeBlocks(slots); err != nil {
+	if err := materializeBlocks(slots, true); err != nil {
 		return 0, err
+	}
+	if len(slots) > 0 && slots[0].lent != 0 {
+		record.lends = 1
 	}
 	made := new(madeTensorMap)
 	blocks := core.InRoom(made.fewBlocks[:], len(slots))

@@ -238,6 +238,13 @@ mts_status_t mtsgo_labels_unhold(struct mts_labels_t *labels, uint64_t count);
  * synchronisation. Their records keep the string lists the ABI hands out. */
 struct mts_block_t {
     struct mtsgo_record record; /* the handle is 0 (read atomically) until Go makes the block */
+    /* Go made the block of this record made in C without taking over its labels references
+     * and its values array (core.Asked.Lent): the record keeps them, read as before, and
+     * releases them with itself as a block Go never saw (mtsgo_c_block_release). The handle
+     * then names the Go blocks of the whole tensor map, this one at `lent_index`
+     * (lent_blocks.go). */
+    int lent;
+    uintptr_t lent_index;
     const char *const *gradients; /* parameters in insertion order: one malloc'd block, or NULL */
     uintptr_t gradients_count;
     /* Blocks checked and made in C (fastpath_block.c). The values array stays here when Go makes
@@ -276,6 +283,12 @@ struct mts_tensormap_t {
     /* Set by mts_tensormap_free's fast path just before it calls Go, which takes it: where Go
      * leaves the releases for C to do once it returned (fastpath_release.c). */
     struct mtsgo_deferred_release *deferred;
+    /* Set by Go when it made the blocks lent (mts_block_t.lent), all of them; some may own
+     * what they borrowed since. */
+    int lends;
+    /* Set by Go when every block lends (mts_block_t.lent): mtsgo_release_tensormap releases
+     * the blocks' records in C, Go reading none of them. */
+    int release_lent;
 };
 
 /* Destroys an array (through its destroy member, when set) and frees the struct itself,

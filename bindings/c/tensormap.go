@@ -104,7 +104,7 @@ func implTensormap(keys *C.struct_mts_labels_t, blocks **C.struct_mts_block_t, c
 	}
 	coreBlocks := make([]*core.Block, len(slots))
 	// Blocks made in C are made in Go together.
-	if err := materializeBlocks(slots); err != nil {
+	if err := materializeBlocks(slots, false); err != nil {
 		return nil, err
 	}
 	for i, slot := range slots {
@@ -140,11 +140,23 @@ func implTensormapFree(record *C.struct_mts_tensormap_t) error {
 		release = new(batchRelease)
 	}
 	defer spareRelease.Store(release)
-	if !release.prepare(object.tensor, deferred) {
-		object.tensor.Free()
+	lent := allLent(record)
+	count := 0 // C releases lent blocks
+	if lent == nil {
+		count = countBlocks(object.tensor.Blocks())
+		if err := ownLentBlocks(record); err != nil {
+			return err
+		}
+	}
+	if !release.prepare(count, deferred) {
+		object.tensor.Free() // the release fast path is off
 		return nil
 	}
 	defer release.finish()
+	if lent != nil {
+		release.releaseLent(record, object.tensor, lent)
+		return nil
+	}
 	object.tensor.FreeWith(release)
 	return nil
 }

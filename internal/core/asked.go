@@ -28,6 +28,10 @@ type Asked struct {
 	// Retained says that the caller counted the block's references to its labels already
 	// (ArrayLabels.RetainN, for many blocks at once): InitBlockAsked takes none.
 	Retained bool
+	// Lent says that the block holds neither references to its labels nor its values array:
+	// the binding's record of the block keeps them, and releases them with itself when the
+	// block goes (Block.Lent).
+	Lent bool
 	// Memory, when not nil, is where NewArrayLabelsAsked makes the labels and the rows of a
 	// Distinct check: a binding allocates it with its own object for the labels.
 	Memory *LabelsMemory

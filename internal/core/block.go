@@ -16,6 +16,9 @@ type Block struct {
 	components []*ArrayLabels
 	properties *ArrayLabels
 	gradients  []Gradient // in the order they were added
+	// lent says that the binding's record keeps the labels' references and the values array
+	// (Asked.Lent): a free of the block releases the record only.
+	lent bool
 
 	view View
 }
@@ -47,7 +50,7 @@ func NewBlockAsked(values Array, samples *ArrayLabels, components []*ArrayLabels
 // the components slice, which the caller must not change afterwards.
 func InitBlockAsked(block *Block, values Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels, asked Asked) (err error) {
 	defer func() {
-		if err != nil {
+		if err != nil && !asked.Lent {
 			values.Destroy()
 		}
 	}()
@@ -73,10 +76,25 @@ func InitBlockAsked(block *Block, values Array, samples *ArrayLabels, components
 	block.samples = samples
 	block.components = components
 	block.properties = properties
-	if !asked.Retained {
+	block.lent = asked.Lent
+	if !asked.Retained && !asked.Lent {
 		block.retainLabels()
 	}
 	return nil
+}
+
+// Lent tells whether the block's labels and values are lent by the binding's record
+// (Asked.Lent), which releases them with itself.
+func (b *Block) Lent() bool { return b.lent }
+
+// OwnLent makes a block made with lent labels and values own them, as any other block: it
+// takes references to its labels, and releases them and its values when freed. The binding
+// lets go of its record's.
+func (b *Block) OwnLent() {
+	if b.lent {
+		b.lent = false
+		b.retainLabels()
+	}
 }
 
 // checkBlockShape compares the values' shape with the labels' counts, in the reference's order.
@@ -430,6 +448,12 @@ func (b *Block) freeWith(r, labels Releaser, runs *labelsRuns) {
 		g.Block.freeWith(r, labels, nil)
 	}
 	b.gradients = nil
+	if b.lent {
+		// The record releases the values and the labels with itself.
+		b.values, b.samples, b.components, b.properties = nil, nil, nil, nil
+		b.view.releaseWith(r)
+		return
+	}
 	if b.values != nil {
 		r.DestroyArray(b.values)
 		b.values = nil

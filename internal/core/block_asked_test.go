@@ -171,3 +171,58 @@ func TestFreeWithReleasesLabelsThatGo(t *testing.T) {
 	assert.EqualValues(t, 1, shared.references.Load(), "labels held elsewhere stay")
 	assert.Equal(t, unsafe.Pointer(&names[6]), shared.View().Record())
 }
+
+// A block made with lent labels and values takes no reference and, freed, hands only its
+// record to the releaser: the record releases what it lent. FreeLeavingBlocks reads no block.
+// OwnLent makes the block an ordinary one.
+func TestLentBlocksReleaseOnlyTheirRecord(t *testing.T) {
+	s, c, p := blockLabels(t)
+	values := counted(f64Array(t, []uintptr{3, 2, 4}, nil))
+	lent := Asked{Shape: []uintptr{3, 2, 4}, HasShape: true, Devices: []Device{CPU, CPU, CPU, CPU}, Lent: true}
+	block, err := NewBlockAsked(values, s, []*ArrayLabels{c}, p, lent)
+	require.NoError(t, err)
+	assert.True(t, block.Lent())
+	for _, l := range []*ArrayLabels{s, c, p} {
+		assert.EqualValues(t, 1, l.references.Load(), "lent: no reference taken")
+	}
+	names := []string{"block", "map", "owned"}
+	block.View().Attach(unsafe.Pointer(&names[0]))
+	var releaser recordingReleaser
+	block.FreeWith(&releaser)
+	assert.Equal(t, []string{"record:block"}, releaser.events)
+	assert.Zero(t, values.calls["destroy"], "the record destroys the values")
+	for _, l := range []*ArrayLabels{s, c, p} {
+		assert.EqualValues(t, 1, l.references.Load(), "lent: no reference released")
+	}
+
+	// A map of lent blocks let go of without a look at them: its record and keys go.
+	block, err = NewBlockAsked(values, s, []*ArrayLabels{c}, p, lent)
+	require.NoError(t, err)
+	keys := rangeLabels(t, "k", 1)
+	tensor, err := NewTensorMap(keys, []*Block{block})
+	require.NoError(t, err)
+	tensor.View().Attach(unsafe.Pointer(&names[1]))
+	block.View().Attach(unsafe.Pointer(&names[0]))
+	releaser = recordingReleaser{}
+	tensor.FreeLeavingBlocks(&releaser)
+	assert.Equal(t, []string{"record:map"}, releaser.events)
+	assert.EqualValues(t, 1, keys.references.Load())
+	assert.NotNil(t, block.View().Record(), "the block was not read")
+
+	// Owned since: references taken, and released with the values when freed.
+	block, err = NewBlockAsked(values, s, []*ArrayLabels{c}, p, lent)
+	require.NoError(t, err)
+	block.OwnLent()
+	assert.False(t, block.Lent())
+	for _, l := range []*ArrayLabels{s, c, p} {
+		assert.EqualValues(t, 2, l.references.Load())
+	}
+	block.View().Attach(unsafe.Pointer(&names[2]))
+	releaser = recordingReleaser{}
+	block.FreeWith(&releaser)
+	assert.Equal(t, []string{"array", "record:owned"}, releaser.events)
+	assert.Equal(t, 1, values.calls["destroy"])
+	for _, l := range []*ArrayLabels{s, c, p} {
+		assert.EqualValues(t, 1, l.references.Load())
+	}
+}

@@ -241,6 +241,22 @@ func (t *TensorMap) FreeWith(r Releaser) {
 		}
 	}
 	runs.flush(labels)
+	t.freeAllButBlocks(r, labels)
+}
+
+// FreeLeavingBlocks is FreeWith for a tensor map whose blocks all have lent labels and values
+// (Asked.Lent) and whose binding releases the blocks' records itself: the blocks are let go
+// of without a look at any of them (thousands, each a cache miss), and the keys and the
+// tensor map's record are released as FreeWith does.
+func (t *TensorMap) FreeLeavingBlocks(r Releaser) {
+	if t == nil {
+		return
+	}
+	t.freeAllButBlocks(r, forLabels(r))
+}
+
+// freeAllButBlocks ends FreeWith: the record, then the reference to the keys.
+func (t *TensorMap) freeAllButBlocks(r, labels Releaser) {
 	t.blocks = nil
 	t.view.releaseWith(r)
 	if t.keys != nil {

@@ -267,6 +267,30 @@ static void test_create_from_new_blocks(void) {
     CHECK_INT_EQ(ta_live(), live);
 }
 
+/* A tensor map of `count` blocks over the same samples (3) and properties (2), block i's
+ * values filled with i (in values[i]), which Go made (its info read) and which holds the last
+ * references to its labels */
+static mts_tensormap_t *used_shared_map(uintptr_t count, struct test_array **values) {
+    const mts_labels_t *keys = range(NAMES_K, count);
+    const mts_labels_t *samples = range(NAMES_S, 3);
+    const mts_labels_t *properties = range(NAMES_P, 2);
+    mts_block_t *blocks[64];
+    CHECK(count <= 64);
+    for (uintptr_t i = 0; i < count; i++) {
+        uintptr_t shape[2] = {3, 2};
+        values[i] = ta_new_f64_filled(shape, 2, (double)i);
+        blocks[i] = mts_block(ta_mts(values[i]), samples, NULL, 0, properties);
+        CHECK(blocks[i] != NULL);
+    }
+    mts_tensormap_t *tensor = mts_tensormap(keys, blocks, count);
+    CHECK(tensor != NULL);
+    FREE_LABELS(keys, samples, properties);
+    const char *const *info = NULL;
+    uintptr_t info_count = 1;
+    CHECK_STATUS(mts_tensormap_info_keys(tensor, &info, &info_count), MTS_SUCCESS);
+    return tensor;
+}
+
 /* A tensor map that Go made (its info read), freed with the last references to its labels: every
  * array goes once, for maps of 1 to 6 blocks, each with labels of its own (more labels than the
  * free's fast path keeps in C, from 3 blocks on), and of 31 to 33 blocks sharing their labels */
@@ -295,25 +319,47 @@ static void test_free_releases_what_go_made(void) {
     /* around the most blocks whose release the free's fast path keeps in C, all blocks over the
      * same labels */
     for (uintptr_t count = 31; count <= 33; count++) {
-        const mts_labels_t *keys = range(NAMES_K, count);
-        const mts_labels_t *samples = range(NAMES_S, 3);
-        const mts_labels_t *properties = range(NAMES_P, 2);
         struct test_array *values[33];
-        mts_block_t *blocks[33];
-        for (uintptr_t i = 0; i < count; i++) {
-            uintptr_t shape[2] = {3, 2};
-            values[i] = ta_new_f64_filled(shape, 2, (double)i);
-            blocks[i] = mts_block(ta_mts(values[i]), samples, NULL, 0, properties);
-            CHECK(blocks[i] != NULL);
-        }
-        mts_tensormap_t *tensor = mts_tensormap(keys, blocks, count);
-        CHECK(tensor != NULL);
-        FREE_LABELS(keys, samples, properties);
-        const char *const *info = NULL;
-        uintptr_t info_count = 1;
-        CHECK_STATUS(mts_tensormap_info_keys(tensor, &info, &info_count), MTS_SUCCESS);
+        mts_tensormap_t *tensor = used_shared_map(count, values);
         CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
         for (uintptr_t i = 0; i < count; i++) {
+            CHECK_INT_EQ(ta_calls(values[i], TA_DESTROY), 1);
+        }
+        CHECK_INT_EQ(ta_live(), live);
+    }
+}
+
+/* A block of a tensor map that Go made (its info read), given a gradient, then freed with the
+ * map, which holds the last references to its labels: the gradient reads back, and every array
+ * goes once, for a gradient added to the first, a middle or the last block */
+static void test_gradient_added_after_go_made_the_map(void) {
+    long live = ta_live();
+    enum { COUNT = 3 };
+    for (uintptr_t changed = 0; changed < COUNT; changed++) {
+        struct test_array *values[COUNT];
+        mts_tensormap_t *tensor = used_shared_map(COUNT, values);
+        mts_block_t *block = block_at(tensor, changed);
+        mts_block_t *gradient = plain_gradient();
+        mts_array_t gradient_array = {0};
+        CHECK_STATUS(mts_block_data(gradient, &gradient_array), MTS_SUCCESS);
+        struct test_array *gradient_values = ta_cast(gradient_array.ptr);
+        ADD_GRADIENT(block, "g", gradient);
+        const char *const *parameters = NULL;
+        uintptr_t parameters_count = 0;
+        CHECK_STATUS(mts_block_gradients_list(block, &parameters, &parameters_count), MTS_SUCCESS);
+        CHECK_INT_EQ(parameters_count, 1);
+        CHECK(parameters_count == 1 && strcmp(parameters[0], "g") == 0);
+        mts_block_t *read = NULL;
+        CHECK_STATUS(mts_block_gradient(block, "g", &read), MTS_SUCCESS);
+        CHECK(read != NULL && block_array(read) == gradient_values);
+        static const int32_t samples[] = {0, 1, 2};
+        for (uintptr_t i = 0; i < COUNT; i++) {
+            CHECK(block_array(block_at(tensor, i)) == values[i]);
+            CHECK_BLOCK_LABELS(block_at(tensor, i), 0, NAMES_S, 1, samples, 3);
+        }
+
+        CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
+        for (uintptr_t i = 0; i < COUNT; i++) {
             CHECK_INT_EQ(ta_calls(values[i], TA_DESTROY), 1);
         }
         CHECK_INT_EQ(ta_live(), live);
@@ -1466,6 +1512,7 @@ int main(void) {
     test_create();
     test_create_from_new_blocks();
     test_free_releases_what_go_made();
+    test_gradient_added_after_go_made_the_map();
     test_empty();
     test_create_errors();
     test_create_asks_once();

@@ -1,0 +1,141 @@
+package main
+
+// #include "fastpath.h"
+import "C"
+
+import (
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/metatensor-go/metatensor/internal/core"
+)
+
+// Blocks lent by their records: when Go makes the blocks of a tensor map made in C
+// (materializeBlocks), the records keep their labels references and values arrays and the
+// blocks borrow them (core.Asked.Lent), all under one handle, so that freeing the map costs Go
+// nothing per block: C releases each record as a block Go never saw (release_lent,
+// mtsgo_release_tensormap). A block that changes (a gradient added) or goes otherwise first
+// owns what it borrowed, under a handle of its own (ownLent).
+
+// lentBlocks is the Go side of the blocks of one tensor map made in C, which one handle names
+// for all their records (each at its lent_index).
+type lentBlocks struct {
+	made []blockAndValues
+	// lent counts the blocks still lent; the handle goes with the last one.
+	lent   int
+	handle objectHandle
+}
+
+// lendBlocks gives the records their blocks, made lent, under one handle.
+func lendBlocks(records []*C.struct_mts_block_t, made []blockAndValues) {
+	if len(records) == 0 {
+		return
+	}
+	batch := &lentBlocks{made: made, lent: len(records)}
+	batch.handle = newHandle(batch)
+	for i, record := range records {
+		record.lent_index = C.uintptr_t(i)
+		atomic.StoreUintptr(blockHandle(record), uintptr(batch.handle))
+	}
+}
+
+// lentBlockGone counts a lent block gone, giving the handle to delete when it was the last of
+// its tensor map's, else 0. Under materializingBlocks, as ownLent.
+func lentBlockGone(record *C.struct_mts_block_t) objectHandle {
+	materializingBlocks.Lock()
+	defer materializingBlocks.Unlock()
+	return lentGoneLocked(record)
+}
+
+func lentGoneLocked(record *C.struct_mts_block_t) objectHandle {
+	batch := objectHandle(record.record.handle).Value().(*lentBlocks)
+	batch.lent--
+	if batch.lent == 0 {
+		return batch.handle
+	}
+	return 0
+}
+
+// ownLent makes a lent block own its labels and values (core.Block.OwnLent), as blocks Go made
+// otherwise do: the record's references to the labels become the block's, the values array,
+// which stays in the record, is the block's to release, and the block gets a handle of its
+// own.
+func ownLent(record *C.struct_mts_block_t, block *core.Block) error {
+	materializingBlocks.Lock()
+	defer materializingBlocks.Unlock()
+	if record.lent == 0 {
+		return nil
+	}
+	count := int(record.components_count)
+	var buffer [C.MTSGO_FASTPATH_BLOCK_COMPONENTS + 2]*C.struct_mts_labels_t
+	labels := append(buffer[:0], record.samples)
+	labels = append(labels, record.components[:count]...)
+	labels = append(labels, record.properties)
+	var objects [len(buffer)]*labelsObject
+	for i, l := range labels {
+		var err error
+		if objects[i], err = labelsOf(l); err != nil {
+			return err // the record's reference keeps the labels alive: can not happen
+		}
+	}
+	block.OwnLent()
+	for i, l := range labels {
+		dropCReferences(l, objects[i], 1)
+	}
+	record.samples, record.properties, record.components_count = nil, nil, 0
+	record.components = [C.MTSGO_FASTPATH_BLOCK_COMPONENTS]*C.struct_mts_labels_t{}
+	gone := lentGoneLocked(record)
+	record.lent = 0
+	atomic.StoreUintptr(blockHandle(record), uintptr(newHandle(block)))
+	if gone != 0 {
+		gone.Delete()
+	}
+	return nil
+}
+
+// ownLentBlocks makes every lent block of a tensor map made in C own what it borrowed
+// (ownLent), so that FreeWith frees its blocks all alike, in order.
+func ownLentBlocks(record *C.struct_mts_tensormap_t) error {
+	if record.lends == 0 {
+		return nil
+	}
+	for _, block := range unsafe.Slice(record.blocks, record.blocks_count) {
+		if block.lent == 0 {
+			continue
+		}
+		object, err := blockOf(block)
+		if err != nil {
+			return err
+		}
+		if err := ownLent(block, object); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// allLent gives the Go side of the blocks of a tensor map made in C when they all still lend,
+// else nil.
+func allLent(record *C.struct_mts_tensormap_t) *lentBlocks {
+	if record.lends == 0 {
+		return nil
+	}
+	first := *record.blocks
+	if first.lent == 0 {
+		return nil
+	}
+	batch := objectHandle(first.record.handle).Value().(*lentBlocks)
+	if batch.lent != int(record.blocks_count) || len(batch.made) != batch.lent {
+		return nil
+	}
+	return batch
+}
+
+// releaseLent frees a tensor map made in C whose blocks all lend (allLent), as FreeWith would,
+// without reading any block: C releases the block records (release_lent) before the keys and
+// the map's record, and the one handle of the blocks goes.
+func (b *batchRelease) releaseLent(record *C.struct_mts_tensormap_t, tensor *core.TensorMap, lent *lentBlocks) {
+	b.handles = append(b.handles, lent.handle)
+	record.release_lent = 1
+	tensor.FreeLeavingBlocks(b)
+}
