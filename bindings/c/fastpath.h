@@ -176,15 +176,13 @@ struct mtsgo_tensormap_asked {
 
 /* The releases of mts_tensormap_free: destroys the arrays at arrays[0..arrays_count), freeing
  * the structs (mtsgo_array_release) whose address is marked MTSGO_RELEASE_OWNED and zeroing
- * the others, frees the block records at blocks[0..blocks_count) (releasing first, in order,
- * what those marked MTSGO_RELEASE_LENT keep, as mtsgo_c_block_release does) and, when the
- * tensor map record's release_lent is set, its blocks' records in the same way, then releases
- * in order the labels' arrays (marked as those) and records (marked MTSGO_RELEASE_LABELS,
+ * the others, frees the block records at blocks[0..blocks_count), then, when the tensor map
+ * record's release_lent is set, its blocks' records with what they keep (as
+ * mtsgo_c_block_release does), then releases in order the labels' arrays (marked as those) and records (marked MTSGO_RELEASE_LABELS,
  * disposed) at labels[0..labels_count), and last frees the tensor map record (when not
  * NULL). Gives the status of the first labels release that failed. */
 #define MTSGO_RELEASE_OWNED ((uintptr_t)1)  /* the structs are aligned: their low bits are free */
 #define MTSGO_RELEASE_LABELS ((uintptr_t)2) /* a labels record */
-#define MTSGO_RELEASE_LENT ((uintptr_t)1)   /* a block record whose `lent` is set */
 mts_status_t mtsgo_release_tensormap(const uintptr_t *arrays, uintptr_t arrays_count, const uintptr_t *blocks,
                              uintptr_t blocks_count, const uintptr_t *labels, uintptr_t labels_count,
                              struct mts_tensormap_t *tensormap);

@@ -141,10 +141,8 @@ type blockAndValues struct {
 func materializeInto(block *core.Block, values *cArray, components []*core.ArrayLabels, record *C.struct_mts_block_t,
 	handovers *[C.MTSGO_FASTPATH_BLOCK_COMPONENTS + 2]labelsHandover, lend bool) error {
 	count := len(components)
-	var labelsBuffer [C.MTSGO_FASTPATH_BLOCK_COMPONENTS + 2]*C.struct_mts_labels_t
-	all := append(labelsBuffer[:0], record.samples)
-	all = append(all, record.components[:count]...)
-	all = append(all, record.properties)
+	var labelsBuffer recordLabelsBuffer
+	all := recordLabels(record, &labelsBuffer)
 	var objects [len(labelsBuffer)]*labelsObject
 	var shape [len(labelsBuffer)]uintptr
 	var devices [len(labelsBuffer) + 1]core.Device
@@ -164,25 +162,41 @@ func materializeInto(block *core.Block, values *cArray, components []*core.Array
 	}
 	asked := core.Asked{Shape: shape[:len(all)], HasShape: true, Devices: devices[:len(all)+1], Retained: true, Lent: lend}
 	err := core.InitBlockAsked(block, values, objects[0].labels, components, objects[count+1].labels, asked)
-	if err == nil && lend {
+	if err != nil {
+		// C checked what the core checks: this is a bug. The values are gone (unless lent);
+		// the record keeps its labels references, which mts_block_free releases.
+		return core.Errorf(core.InternalError, "a block made in C was rejected: %v", err)
+	}
+	if lend {
 		for i, labels := range all {
 			handovers[i].keep(labels, objects[i])
 		}
 		record.lent = 1
 		return nil
 	}
-	if err != nil {
-		// C checked what the core checks: this is a bug. The values are gone; the record
-		// keeps its labels references, which mts_block_free releases.
-		return core.Errorf(core.InternalError, "a block made in C was rejected: %v", err)
-	}
 	// The record's references become the block's.
 	for i, labels := range all {
 		handovers[i].add(labels, objects[i])
 	}
+	forgetRecordLabels(record)
+	return nil
+}
+
+// recordLabelsBuffer is room for the labels of a block record made in C.
+type recordLabelsBuffer [C.MTSGO_FASTPATH_BLOCK_COMPONENTS + 2]*C.struct_mts_labels_t
+
+// recordLabels lists the labels a block record made in C holds a reference to: samples,
+// components, properties, in buffer.
+func recordLabels(record *C.struct_mts_block_t, buffer *recordLabelsBuffer) []*C.struct_mts_labels_t {
+	all := append(buffer[:0], record.samples)
+	all = append(all, record.components[:record.components_count]...)
+	return append(all, record.properties)
+}
+
+// forgetRecordLabels empties a block record's labels once its references became the block's.
+func forgetRecordLabels(record *C.struct_mts_block_t) {
 	record.samples, record.properties, record.components_count = nil, nil, 0
 	record.components = [C.MTSGO_FASTPATH_BLOCK_COMPONENTS]*C.struct_mts_labels_t{}
-	return nil
 }
 
 // labelsHandover turns C references of block records to one labels into references of the

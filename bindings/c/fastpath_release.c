@@ -24,21 +24,17 @@ mts_status_t mtsgo_release_tensormap(const uintptr_t *arrays, uintptr_t arrays_c
     for (uintptr_t i = 0; i < arrays_count; i++) {
         release_array(arrays[i]);
     }
-    struct mtsgo_labels_runs runs = {0};
     for (uintptr_t i = 0; i < blocks_count; i++) {
-        struct mts_block_t *block = (struct mts_block_t *)(blocks[i] & ~MTSGO_RELEASE_LENT);
-        if (blocks[i] & MTSGO_RELEASE_LENT) {
-            mtsgo_c_block_release(block, &runs);
-        } else {
-            mtsgo_block_record_free(block);
-        }
+        mtsgo_block_record_free((struct mts_block_t *)blocks[i]);
     }
+    mts_status_t status = MTS_SUCCESS;
     if (tensormap != NULL && tensormap->release_lent) {
+        struct mtsgo_labels_runs runs = {0};
         for (uintptr_t i = 0; i < tensormap->blocks_count; i++) {
             mtsgo_c_block_release(tensormap->blocks[i], &runs);
         }
+        status = mtsgo_labels_runs_flush(&runs);
     }
-    mts_status_t status = mtsgo_labels_runs_flush(&runs);
     for (uintptr_t i = 0; i < labels_count; i++) {
         if (labels[i] & MTSGO_RELEASE_LABELS) {
             mtsgo_labels_dispose((struct mts_labels_t *)(labels[i] & ~MTSGO_RELEASE_LABELS));

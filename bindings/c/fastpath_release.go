@@ -124,8 +124,12 @@ func releasedArray(array core.Array) C.uintptr_t {
 
 func (b *batchRelease) ReleaseRecord(record unsafe.Pointer) {
 	switch kind := recordKind((*C.struct_mtsgo_record)(record).magic); {
-	case kind == blockRecord && len(b.records) < cap(b.records):
-		b.addBlockRecord((*C.struct_mts_block_t)(record))
+	case kind == blockRecord && len(b.records) < cap(b.records) && (*C.struct_mts_block_t)(record).lent == 0:
+		// (a record that still lends goes at once: disposeBlockRecord releases what it keeps)
+		block := (*C.struct_mts_block_t)(record)
+		block.record.magic = C.MTSGO_FREED_MAGIC
+		b.handles = append(b.handles, objectHandle(block.record.handle))
+		b.records = append(b.records, C.uintptr_t(uintptr(record)))
 	case kind == tensorMapRecord && b.tensorMap == nil:
 		b.tensorMap = (*C.struct_mts_tensormap_t)(record)
 		b.handles = append(b.handles, forgetTensorMapRecord(b.tensorMap))
@@ -138,22 +142,6 @@ func (b *batchRelease) ReleaseRecord(record unsafe.Pointer) {
 	default:
 		releaseRecord(record)
 	}
-}
-
-// addBlockRecord lists a block record for C to free, with what it keeps when it lends its
-// labels and values to its block.
-func (b *batchRelease) addBlockRecord(block *C.struct_mts_block_t) {
-	block.record.magic = C.MTSGO_FREED_MAGIC
-	address := C.uintptr_t(uintptr(unsafe.Pointer(block)))
-	if block.lent != 0 {
-		address |= C.MTSGO_RELEASE_LENT
-		if handle := lentBlockGone(block); handle != 0 {
-			b.handles = append(b.handles, handle)
-		}
-	} else {
-		b.handles = append(b.handles, objectHandle(block.record.handle))
-	}
-	b.records = append(b.records, address)
 }
 
 func (b *batchRelease) LabelsReleaser() core.Releaser { return (*labelsBatch)(b) }
@@ -185,6 +173,7 @@ func (b *batchRelease) finish() {
 		d.tensormap = b.tensorMap
 		d.ready = 1
 	} else {
+		// a labels release fails only on a broken record, which Go's own releases ignore too
 		_ = C.mtsgo_release_tensormap(unsafe.SliceData(b.arrays), C.uintptr_t(len(b.arrays)),
 			unsafe.SliceData(b.records), C.uintptr_t(len(b.records)),
 			unsafe.SliceData(b.labels), C.uintptr_t(len(b.labels)), b.tensorMap)

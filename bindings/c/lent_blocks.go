@@ -66,11 +66,8 @@ func ownLent(record *C.struct_mts_block_t, block *core.Block) error {
 	if record.lent == 0 {
 		return nil
 	}
-	count := int(record.components_count)
-	var buffer [C.MTSGO_FASTPATH_BLOCK_COMPONENTS + 2]*C.struct_mts_labels_t
-	labels := append(buffer[:0], record.samples)
-	labels = append(labels, record.components[:count]...)
-	labels = append(labels, record.properties)
+	var buffer recordLabelsBuffer
+	labels := recordLabels(record, &buffer)
 	var objects [len(buffer)]*labelsObject
 	for i, l := range labels {
 		var err error
@@ -82,8 +79,7 @@ func ownLent(record *C.struct_mts_block_t, block *core.Block) error {
 	for i, l := range labels {
 		dropCReferences(l, objects[i], 1)
 	}
-	record.samples, record.properties, record.components_count = nil, nil, 0
-	record.components = [C.MTSGO_FASTPATH_BLOCK_COMPONENTS]*C.struct_mts_labels_t{}
+	forgetRecordLabels(record)
 	gone := lentGoneLocked(record)
 	record.lent = 0
 	atomic.StoreUintptr(blockHandle(record), uintptr(newHandle(block)))
@@ -124,8 +120,9 @@ func allLent(record *C.struct_mts_tensormap_t) *lentBlocks {
 	if first.lent == 0 {
 		return nil
 	}
+	// the blocks were made for this map alone: all lend while none owns its own
 	batch := objectHandle(first.record.handle).Value().(*lentBlocks)
-	if batch.lent != int(record.blocks_count) || len(batch.made) != batch.lent {
+	if batch.lent != int(record.blocks_count) {
 		return nil
 	}
 	return batch
