@@ -188,10 +188,15 @@ void *mtsgo_handle_new(struct mtsgo_record *record) {
 }
 
 void mtsgo_handle_end_held(struct mtsgo_record *record) {
-    uintptr_t handle = __atomic_exchange_n(&record->caller, 0, __ATOMIC_ACQ_REL);
+    /* A handle ends when its record is freed or given away, which the record's one holder
+     * does alone (a use at the same time is the caller's race, as with the reference's
+     * pointers): a plain read and write do, where an atomic exchange would stall the free of
+     * every record on it. Making handles (mtsgo_handle_new) can race between readers. */
+    uintptr_t handle = __atomic_load_n(&record->caller, __ATOMIC_RELAXED);
     if (handle == 0) {
         return;
     }
+    __atomic_store_n(&record->caller, 0, __ATOMIC_RELAXED);
     uint32_t index = (uint32_t)(((handle >> MTSGO_HANDLE_SLOT_SHIFT) & 0xffffffffu) - 1);
     struct mtsgo_handle_slot *slot = mtsgo_handle_slot_at(index);
     __atomic_store_n(&slot->record, 0, __ATOMIC_RELEASE);

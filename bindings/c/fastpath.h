@@ -86,10 +86,19 @@ static inline int mtsgo_same_names(const struct mts_labels_t *a, const struct mt
  * atomic operation. Position: 0 for samples, 1 + i for component i, the last for properties. */
 #define MTSGO_LABELS_POSITIONS (MTSGO_FASTPATH_BLOCK_COMPONENTS + 2)
 struct mtsgo_labels_runs {
+    /* Bit p set when position p holds a run; the entries of the others are not read, so that
+     * starting runs writes two words, not the whole struct (once per block freed alone). */
+    uint32_t active;
+    mts_status_t status; /* the first failure of a release */
     struct mts_labels_t *labels[MTSGO_LABELS_POSITIONS];
     uint64_t count[MTSGO_LABELS_POSITIONS];
-    mts_status_t status; /* the first failure of a release */
 };
+
+/* Starts empty runs. */
+static inline void mtsgo_labels_runs_start(struct mtsgo_labels_runs *runs) {
+    runs->active = 0;
+    runs->status = MTS_SUCCESS;
+}
 
 /* Drops what the runs hold; returns the first failure of all the releases. */
 mts_status_t mtsgo_labels_runs_flush(struct mtsgo_labels_runs *runs);

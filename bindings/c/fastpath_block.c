@@ -150,37 +150,48 @@ mts_status_t mtsgo_c_block_free(struct mts_block_t *block) {
     return mtsgo_c_block_release(block, NULL);
 }
 
-/* Drops the references of the run at `position`, which is then empty. */
+/* Drops the references of the run at `position`. */
 static void runs_end(struct mtsgo_labels_runs *runs, uintptr_t position) {
-    if (runs->count[position] != 0) {
-        mts_status_t status = mtsgo_labels_unhold(runs->labels[position], runs->count[position]);
-        runs->status = runs->status != MTS_SUCCESS ? runs->status : status;
-        runs->count[position] = 0;
-    }
-    runs->labels[position] = NULL;
+    mts_status_t status = mtsgo_labels_unhold(runs->labels[position], runs->count[position]);
+    runs->status = runs->status != MTS_SUCCESS ? runs->status : status;
 }
 
-/* Adds one reference to labels at `position` to the runs, ending the run of other labels. */
-static void runs_add(struct mtsgo_labels_runs *runs, uintptr_t position, struct mts_labels_t *labels) {
-    if (runs->labels[position] != labels) {
+/* Starts the run of labels at `position`, ending the run of other labels there. Out of line:
+ * most blocks of a tensor map extend their runs (runs_add). The labels' count is fetched now
+ * for the drop at the run's end, at least one block later: blocks with labels of their own
+ * then do not wait for each labels' memory in turn. */
+static __attribute__((noinline)) void runs_switch(struct mtsgo_labels_runs *runs, uintptr_t position,
+                                                  struct mts_labels_t *labels) {
+    __builtin_prefetch(&labels->references, 1);
+    if (runs->active & (1u << position)) {
         runs_end(runs, position);
-        runs->labels[position] = labels;
     }
-    runs->count[position]++;
+    runs->active |= 1u << position;
+    runs->labels[position] = labels;
+    runs->count[position] = 1;
+}
+
+/* Adds one reference to labels at `position` to the runs. */
+static inline void runs_add(struct mtsgo_labels_runs *runs, uintptr_t position, struct mts_labels_t *labels) {
+    if ((runs->active & (1u << position)) && runs->labels[position] == labels) {
+        runs->count[position]++;
+        return;
+    }
+    runs_switch(runs, position, labels);
 }
 
 mts_status_t mtsgo_labels_runs_flush(struct mtsgo_labels_runs *runs) {
-    for (uintptr_t i = 0; i < MTSGO_LABELS_POSITIONS; i++) {
-        runs_end(runs, i);
+    for (uint32_t active = runs->active; active != 0; active &= active - 1) {
+        runs_end(runs, (uintptr_t)__builtin_ctz(active));
     }
+    runs->active = 0;
     return runs->status;
 }
 
-mts_status_t mtsgo_c_block_release(struct mts_block_t *block, struct mtsgo_labels_runs *runs) {
+/* mtsgo_c_block_release with runs: the block's labels references go to them. */
+static mts_status_t release_into_runs(struct mts_block_t *block, struct mtsgo_labels_runs *runs) {
     /* Go never saw it: release what it holds in the order Go's Block.Free does (gradients,
      * values, labels). */
-    struct mtsgo_labels_runs own = {0};
-    struct mtsgo_labels_runs *used = runs != NULL ? runs : &own;
     block->record.magic = MTSGO_FREED_MAGIC;
     mts_status_t status = MTS_SUCCESS;
     for (struct mtsgo_c_gradient *g = block->c_gradients; g != NULL; g = g->next) {
@@ -188,12 +199,22 @@ mts_status_t mtsgo_c_block_release(struct mts_block_t *block, struct mtsgo_label
         status = status != MTS_SUCCESS ? status : released;
     }
     mtsgo_array_destroy(&block->values);
-    runs_add(used, 0, block->samples);
+    runs_add(runs, 0, block->samples);
     for (uintptr_t i = 0; i < block->components_count; i++) {
-        runs_add(used, 1 + i, block->components[i]);
+        runs_add(runs, 1 + i, block->components[i]);
     }
-    runs_add(used, MTSGO_LABELS_POSITIONS - 1, block->properties);
+    runs_add(runs, MTSGO_LABELS_POSITIONS - 1, block->properties);
     mtsgo_block_record_free(block);
-    mts_status_t released = runs != NULL ? MTS_SUCCESS : mtsgo_labels_runs_flush(&own);
+    return status;
+}
+
+mts_status_t mtsgo_c_block_release(struct mts_block_t *block, struct mtsgo_labels_runs *runs) {
+    if (runs != NULL) {
+        return release_into_runs(block, runs);
+    }
+    struct mtsgo_labels_runs own;
+    mtsgo_labels_runs_start(&own);
+    mts_status_t status = release_into_runs(block, &own);
+    mts_status_t released = mtsgo_labels_runs_flush(&own);
     return status != MTS_SUCCESS ? status : released;
 }

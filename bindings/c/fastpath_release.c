@@ -29,7 +29,8 @@ mts_status_t mtsgo_release_tensormap(const uintptr_t *arrays, uintptr_t arrays_c
     }
     mts_status_t status = MTS_SUCCESS;
     if (tensormap != NULL && tensormap->release_lent) {
-        struct mtsgo_labels_runs runs = {0};
+        struct mtsgo_labels_runs runs;
+        mtsgo_labels_runs_start(&runs);
         for (uintptr_t i = 0; i < tensormap->blocks_count; i++) {
             mtsgo_c_block_release(tensormap->blocks[i], &runs);
         }

@@ -63,7 +63,8 @@ static int same_data(const struct mts_labels_t *keys, struct mts_block_t *const 
 /* Releases the blocks of a tensor map made in C, in order (in Go those that Go made, read
  * through mts_tensormap_block_by_id); the first failure's status. */
 static mts_status_t release_blocks(struct mts_block_t *const *blocks, uintptr_t count) {
-    struct mtsgo_labels_runs runs = {0};
+    struct mtsgo_labels_runs runs;
+    mtsgo_labels_runs_start(&runs);
     mts_status_t status = MTS_SUCCESS;
     for (uintptr_t i = 0; i < count; i++) {
         if (__atomic_load_n(&blocks[i]->record.handle, __ATOMIC_ACQUIRE) != 0) {

@@ -25,25 +25,13 @@ uintptr_t mtsgo_labels_acquire(struct mts_labels_t *labels) {
     return MTSGO_REFERENCES(before);
 }
 
-void mtsgo_labels_hold(struct mts_labels_t *labels) {
-    __atomic_add_fetch(&labels->references, 1, __ATOMIC_RELAXED);
-}
-
-/* Releases labels whose last C reference is gone. */
-static mts_status_t release_labels(struct mts_labels_t *labels) {
+mts_status_t mtsgo_labels_release_unheld(struct mts_labels_t *labels) {
     if (__atomic_load_n(&labels->record.handle, __ATOMIC_ACQUIRE) != 0) {
         return mtsgo_labels_release(labels);
     }
     /* Labels that Go never saw (made by a fast path) hold only C memory. */
     mtsgo_fastpath_labels_dispose(labels);
     return MTS_SUCCESS;
-}
-
-mts_status_t mtsgo_labels_unhold(struct mts_labels_t *labels, uint64_t count) {
-    if (MTSGO_REFERENCES(__atomic_sub_fetch(&labels->references, count, __ATOMIC_ACQ_REL)) != 0) {
-        return MTS_SUCCESS;
-    }
-    return release_labels(labels);
 }
 
 mts_status_t mtsgo_c_labels_free(const struct mts_labels_t *labels) {
@@ -62,7 +50,7 @@ mts_status_t mtsgo_c_labels_free(const struct mts_labels_t *labels) {
     if (MTSGO_REFERENCES(references) != 1) {
         return MTS_SUCCESS;
     }
-    return release_labels(shared);
+    return mtsgo_labels_release_unheld(shared);
 }
 
 mts_status_t mtsgo_c_labels_dimensions(const struct mts_labels_t *labels,

@@ -231,8 +231,20 @@ uintptr_t mtsgo_labels_acquire(struct mts_labels_t *labels);
 
 /* Adds one C reference that is not a caller's (a block made in C holds its labels), and drops
  * `count` of them; the last C reference releases the labels as mts_labels_free does. */
-void mtsgo_labels_hold(struct mts_labels_t *labels);
-mts_status_t mtsgo_labels_unhold(struct mts_labels_t *labels, uint64_t count);
+static inline void mtsgo_labels_hold(struct mts_labels_t *labels) {
+    __atomic_add_fetch(&labels->references, 1, __ATOMIC_RELAXED);
+}
+
+/* Releases labels whose last C reference is gone (mtsgo_labels_unhold's rare case). */
+mts_status_t mtsgo_labels_release_unheld(struct mts_labels_t *labels);
+
+/* Inline: a tensor map's free drops its labels references through it, for every run. */
+static inline mts_status_t mtsgo_labels_unhold(struct mts_labels_t *labels, uint64_t count) {
+    if (MTSGO_REFERENCES(__atomic_sub_fetch(&labels->references, count, __ATOMIC_ACQ_REL)) != 0) {
+        return MTS_SUCCESS;
+    }
+    return mtsgo_labels_release_unheld(labels);
+}
 
 /* Blocks and tensor maps are owned by one holder and changed only under the caller's own
  * synchronisation. Their records keep the string lists the ABI hands out. */

@@ -267,6 +267,38 @@ static void test_create_from_new_blocks(void) {
     CHECK_INT_EQ(ta_live(), live);
 }
 
+/* A tensor map that Go never saw, freed with the last references to its labels, which its
+ * blocks share in runs and out of turn (samples a a a b c c a, one components labels but for
+ * block 4, one properties labels but for block 5): every array goes once */
+static void test_free_drops_labels_shared_in_runs(void) {
+    long live = ta_live();
+    enum { COUNT = 7 };
+    static const int samples_of[COUNT] = {0, 0, 0, 1, 2, 2, 0};
+    const mts_labels_t *keys = range(NAMES_K, COUNT);
+    const mts_labels_t *samples[3] = {range_from(NAMES_S, 0, 3, TA_CPU), range_from(NAMES_S, 3, 3, TA_CPU),
+                                      range_from(NAMES_S, 6, 3, TA_CPU)};
+    const mts_labels_t *components[2] = {range(NAMES_C, 2), range(NAMES_C, 2)};
+    const mts_labels_t *properties[2] = {range_from(NAMES_P, 0, 2, TA_CPU), range_from(NAMES_P, 2, 2, TA_CPU)};
+    struct test_array *values[COUNT];
+    mts_block_t *blocks[COUNT];
+    for (int i = 0; i < COUNT; i++) {
+        uintptr_t shape[3] = {3, 2, 2};
+        values[i] = ta_new_f64_filled(shape, 3, (double)i);
+        blocks[i] = mts_block(ta_mts(values[i]), samples[samples_of[i]], &components[i == 4], 1,
+                              properties[i == 5]);
+        CHECK(blocks[i] != NULL);
+    }
+    mts_tensormap_t *tensor = mts_tensormap(keys, blocks, COUNT);
+    CHECK(tensor != NULL);
+    FREE_LABELS(keys, samples[0], samples[1], samples[2], components[0], components[1], properties[0],
+                properties[1]);
+    CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
+    for (int i = 0; i < COUNT; i++) {
+        CHECK_INT_EQ(ta_calls(values[i], TA_DESTROY), 1);
+    }
+    CHECK_INT_EQ(ta_live(), live);
+}
+
 /* A tensor map of `count` blocks over the same samples (3) and properties (2), block i's
  * values filled with i (in values[i]), which Go made (its info read) and which holds the last
  * references to its labels */
@@ -1511,6 +1543,7 @@ int main(void) {
 
     test_create();
     test_create_from_new_blocks();
+    test_free_drops_labels_shared_in_runs();
     test_free_releases_what_go_made();
     test_gradient_added_after_go_made_the_map();
     test_empty();
