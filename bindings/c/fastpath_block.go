@@ -160,8 +160,13 @@ func materializeInto(block *core.Block, values *cArray, components []*core.Array
 			components[i-1] = object.labels
 		}
 	}
-	asked := core.Asked{Shape: shape[:len(all)], HasShape: true, Devices: devices[:len(all)+1], Retained: true, Lent: lend}
-	err := core.InitBlockAsked(block, values, objects[0].labels, components, objects[count+1].labels, asked)
+	// Set field by field: a composite literal is built aside and copied whole, reading back
+	// the words just written (a stall per block).
+	var asked core.Asked
+	asked.Shape, asked.HasShape = shape[:len(all)], true
+	asked.Devices = devices[:len(all)+1]
+	asked.Retained, asked.Lent = true, lend
+	err := core.InitBlockAsked(block, values, objects[0].labels, components, objects[count+1].labels, &asked)
 	if err != nil {
 		// C checked what the core checks: this is a bug. The values are gone (unless lent);
 		// the record keeps its labels references, which mts_block_free releases.

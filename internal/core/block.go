@@ -39,7 +39,7 @@ func NewBlock(values Array, samples *ArrayLabels, components []*ArrayLabels, pro
 // the devices (see Asked).
 func NewBlockAsked(values Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels, asked Asked) (*Block, error) {
 	block := new(Block)
-	if err := InitBlockAsked(block, values, samples, slices.Clone(components), properties, asked); err != nil {
+	if err := InitBlockAsked(block, values, samples, slices.Clone(components), properties, &asked); err != nil {
 		return nil, err
 	}
 	return block, nil
@@ -47,8 +47,9 @@ func NewBlockAsked(values Array, samples *ArrayLabels, components []*ArrayLabels
 
 // InitBlockAsked is NewBlockAsked making the block in place, in a zero Block the caller
 // allocated (a binding making many blocks at once allocates them together). The block keeps
-// the components slice, which the caller must not change afterwards.
-func InitBlockAsked(block *Block, values Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels, asked Asked) (err error) {
+// the components slice, which the caller must not change afterwards. Asked comes by pointer:
+// copied by value, the caller's fields just written were read back whole, a stall per block.
+func InitBlockAsked(block *Block, values Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels, asked *Asked) (err error) {
 	defer func() {
 		if err != nil && !asked.Lent {
 			values.Destroy()

@@ -58,7 +58,7 @@ func TestInitBlockAskedInPlace(t *testing.T) {
 	blocks := make([]Block, 2)
 	components := []*ArrayLabels{c, c}
 	for i := range blocks {
-		err := InitBlockAsked(&blocks[i], f64Array(t, []uintptr{3, 2, 4}, nil), s, components[i:i+1:i+1], p, Asked{})
+		err := InitBlockAsked(&blocks[i], f64Array(t, []uintptr{3, 2, 4}, nil), s, components[i:i+1:i+1], p, &Asked{})
 		require.NoError(t, err)
 		assert.Same(t, &components[i], &blocks[i].Components()[0], "the slice given is the block's")
 	}
