@@ -250,30 +250,33 @@ static inline mts_status_t mtsgo_labels_unhold(struct mts_labels_t *labels, uint
  * synchronisation. Their records keep the string lists the ABI hands out. */
 struct mts_block_t {
     struct mtsgo_record record; /* the handle is 0 (read atomically) until Go makes the block */
+    /* The fields mts_tensormap's checks and mts_tensormap_free read for every block come
+     * first, in the record's first 64 bytes: a map of 100,000 blocks reads its records from
+     * memory, a cache line each where the fields were spread over four. */
+    int held;         /* belongs to a tensor map or a block: freed with it, never alone */
     /* Go made the block of this record made in C without taking over its labels references
      * and its values array (core.Asked.Lent): the record keeps them, read as before, and
      * releases them with itself as a block Go never saw (mtsgo_c_block_release). The handle
      * then names the Go blocks of the whole tensor map, this one at `lent_index`
      * (lent_blocks.go). */
     int lent;
-    uintptr_t lent_index;
-    const char *const *gradients; /* parameters in insertion order: one malloc'd block, or NULL */
-    uintptr_t gradients_count;
-    /* Blocks checked and made in C (fastpath_block.c). The values array stays here when Go makes
-     * the block (the record lives as long as the block); the labels pointers hold one C
-     * reference each until then, which Go takes over. */
-    struct mts_array_t values;
-    DLDevice device;
+    uint64_t claimed; /* the number of the last mts_tensormap call given the block */
+    /* Blocks checked and made in C (fastpath_block.c). The labels pointers hold one C
+     * reference each until Go makes the block, which takes them over; the values array
+     * stays here then (the record lives as long as the block). */
     struct mts_labels_t *samples;
     struct mts_labels_t *properties;
-    struct mts_labels_t *components[MTSGO_FASTPATH_BLOCK_COMPONENTS];
-    uintptr_t components_count;
     /* Gradients added in C (fastpath_gradient.c), in order; read until Go makes the block,
      * freed with the record. */
     struct mtsgo_c_gradient *c_gradients;
+    uintptr_t components_count;
+    struct mts_labels_t *components[MTSGO_FASTPATH_BLOCK_COMPONENTS];
+    const char *const *gradients; /* parameters in insertion order: one malloc'd block, or NULL */
+    uintptr_t gradients_count;
+    struct mts_array_t values;
+    DLDevice device;
+    uintptr_t lent_index;
     struct mts_block_t *parent; /* for a gradient added in C, its block: Go makes them together */
-    uint64_t claimed; /* the number of the last mts_tensormap call given the block */
-    int held;         /* belongs to a tensor map or a block: freed with it, never alone */
 };
 
 /* A gradient of a block made in C, in one allocation with its parameter. */
