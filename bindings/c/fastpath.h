@@ -187,9 +187,10 @@ struct mtsgo_tensormap_asked {
  * the structs (mtsgo_array_release) whose address is marked MTSGO_RELEASE_OWNED and zeroing
  * the others, frees the block records at blocks[0..blocks_count), then, when the tensor map
  * record's release_lent is set, its blocks' records with what they keep (as
- * mtsgo_c_block_release does), then releases in order the labels' arrays (marked as those) and records (marked MTSGO_RELEASE_LABELS,
- * disposed) at labels[0..labels_count), and last frees the tensor map record (when not
- * NULL). Gives the status of the first labels release that failed. */
+ * mtsgo_c_block_release does), then releases in order the labels' arrays (marked as those)
+ * and records (marked MTSGO_RELEASE_LABELS, disposed) at labels[0..labels_count), and last
+ * frees the tensor map record (when not NULL). Gives the status of the first labels release
+ * that failed. */
 #define MTSGO_RELEASE_OWNED ((uintptr_t)1)  /* the structs are aligned: their low bits are free */
 #define MTSGO_RELEASE_LABELS ((uintptr_t)2) /* a labels record */
 mts_status_t mtsgo_release_tensormap(const uintptr_t *arrays, uintptr_t arrays_count, const uintptr_t *blocks,

@@ -86,9 +86,7 @@ void mtsgo_block_record_free(struct mts_block_t *record) {
 
 mts_status_t mtsgo_tensormap_record_free(struct mts_tensormap_t *record) {
     mtsgo_handle_end(&record->record);
-    if (record->info_keys != NULL) { /* most maps have no info: no call then */
-        free((void *)record->info_keys);
-    }
+    free((void *)record->info_keys);
     struct mts_labels_t *keys = record->keys;
     free(record);
     return keys != NULL ? mtsgo_labels_unhold(keys, 1) : MTS_SUCCESS;
