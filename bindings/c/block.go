@@ -44,6 +44,10 @@ func disposeBlockRecord(record *C.struct_mts_block_t) {
 		if handle := lentBlockGone(record); handle != 0 {
 			handle.Delete()
 		}
+		if record.c_gradients != nil {
+			// the core freed the gradients first, each with its own record
+			C.mtsgo_c_gradients_forget(record)
+		}
 		C.mtsgo_c_block_release(record, nil)
 		return
 	}

@@ -27,7 +27,8 @@ var materializingBlocks sync.Mutex
 // set (the blocks of a tensor map made in C, made in Go together), the records lend them
 // (core.Asked.Lent): each keeps its references, and releases them with itself in C
 // (mtsgo_c_block_release), so that a free of the map reads no Go block. Records lend only
-// when none had a block already and none has gradients added in C.
+// when none had a block already; their C gradients lend with them (C releases them with
+// their parent).
 func materializeBlocks(records []*C.struct_mts_block_t, lend bool) error {
 	materializingBlocks.Lock()
 	defer materializingBlocks.Unlock()
@@ -56,8 +57,7 @@ func materializeBlocks(records []*C.struct_mts_block_t, lend bool) error {
 			pending = append(pending[:len(pending):len(pending)], g.block)
 		}
 	}
-	lend = lend && len(pending) == len(records) && len(pending) == parents &&
-		C.mtsgo_fastpaths&C.MTSGO_FASTPATH_RELEASE != 0
+	lend = lend && parents == len(records) && C.mtsgo_fastpaths&C.MTSGO_FASTPATH_RELEASE != 0
 	for _, record := range pending {
 		components += int(record.components_count)
 	}

@@ -17,10 +17,10 @@ import (
 // mtsgo_release_tensormap). A block that changes (a gradient added) or goes otherwise first
 // owns what it borrowed, under a handle of its own (ownLent).
 
-// lentBlocks is the Go side of the blocks of one tensor map made in C, which one handle names
-// for all their records (each at its lent_index).
+// lentBlocks is the Go side of the blocks of one tensor map made in C and of their gradients,
+// which one handle names for all their records (each at its lent_index).
 type lentBlocks struct {
-	made []blockAndValues
+	made []blockAndValues // the map's blocks, then their gradients
 	// lent counts the blocks still lent; the handle goes with the last one.
 	lent   int
 	handle objectHandle
@@ -120,9 +120,10 @@ func allLent(record *C.struct_mts_tensormap_t) *lentBlocks {
 	if first.lent == 0 {
 		return nil
 	}
-	// the blocks were made for this map alone: all lend while none owns its own
+	// the blocks (and their gradients) were made for this map alone: all lend while none owns
+	// its own
 	batch := objectHandle(first.record.handle).Value().(*lentBlocks)
-	if batch.lent != int(record.blocks_count) {
+	if batch.lent != len(batch.made) || batch.lent < int(record.blocks_count) {
 		return nil
 	}
 	return batch

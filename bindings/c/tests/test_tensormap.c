@@ -301,8 +301,10 @@ static void test_free_drops_labels_shared_in_runs(void) {
 
 /* A tensor map of `count` blocks over the same samples (3) and properties (2), block i's
  * values filled with i (in values[i]), which Go made (its info read) and which holds the last
- * references to its labels */
-static mts_tensormap_t *used_shared_map(uintptr_t count, struct test_array **values) {
+ * references to its labels; when gradient_values is not NULL, each block has a plain_gradient
+ * "g" (its values in gradient_values[i]), added before the map was made */
+static mts_tensormap_t *used_shared_map(uintptr_t count, struct test_array **values,
+                                        struct test_array **gradient_values) {
     const mts_labels_t *keys = range(NAMES_K, count);
     const mts_labels_t *samples = range(NAMES_S, 3);
     const mts_labels_t *properties = range(NAMES_P, 2);
@@ -313,6 +315,11 @@ static mts_tensormap_t *used_shared_map(uintptr_t count, struct test_array **val
         values[i] = ta_new_f64_filled(shape, 2, (double)i);
         blocks[i] = mts_block(ta_mts(values[i]), samples, NULL, 0, properties);
         CHECK(blocks[i] != NULL);
+        if (gradient_values != NULL) {
+            mts_block_t *gradient = plain_gradient();
+            gradient_values[i] = block_array(gradient);
+            ADD_GRADIENT(blocks[i], "g", gradient);
+        }
     }
     mts_tensormap_t *tensor = mts_tensormap(keys, blocks, count);
     CHECK(tensor != NULL);
@@ -320,6 +327,7 @@ static mts_tensormap_t *used_shared_map(uintptr_t count, struct test_array **val
     const char *const *info = NULL;
     uintptr_t info_count = 1;
     CHECK_STATUS(mts_tensormap_info_keys(tensor, &info, &info_count), MTS_SUCCESS);
+    CHECK_INT_EQ(info_count, 0);
     return tensor;
 }
 
@@ -352,7 +360,7 @@ static void test_free_releases_what_go_made(void) {
      * same labels */
     for (uintptr_t count = 31; count <= 33; count++) {
         struct test_array *values[33];
-        mts_tensormap_t *tensor = used_shared_map(count, values);
+        mts_tensormap_t *tensor = used_shared_map(count, values, NULL);
         CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
         for (uintptr_t i = 0; i < count; i++) {
             CHECK_INT_EQ(ta_calls(values[i], TA_DESTROY), 1);
@@ -369,7 +377,7 @@ static void test_gradient_added_after_go_made_the_map(void) {
     enum { COUNT = 3 };
     for (uintptr_t changed = 0; changed < COUNT; changed++) {
         struct test_array *values[COUNT];
-        mts_tensormap_t *tensor = used_shared_map(COUNT, values);
+        mts_tensormap_t *tensor = used_shared_map(COUNT, values, NULL);
         mts_block_t *block = block_at(tensor, changed);
         mts_block_t *gradient = plain_gradient();
         mts_array_t gradient_array = {0};
@@ -393,6 +401,60 @@ static void test_gradient_added_after_go_made_the_map(void) {
         CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
         for (uintptr_t i = 0; i < COUNT; i++) {
             CHECK_INT_EQ(ta_calls(values[i], TA_DESTROY), 1);
+        }
+        CHECK_INT_EQ(ta_live(), live);
+    }
+}
+
+/* A tensor map whose blocks have gradients added in C, made in Go (its info read), then: freed;
+ * one block given a second gradient first; or copied, the copy freed before or after it. The
+ * gradients read back, and every array goes once. */
+static void test_gradients_of_a_map_go_made(void) {
+    long live = ta_live();
+    enum { COUNT = 3, SECOND_GRADIENT = 1, COPY_FREED_FIRST = 2, COPY_FREED_LAST = 3 };
+    for (int variant = 0; variant <= COPY_FREED_LAST; variant++) {
+        struct test_array *values[COUNT], *gradient_values[COUNT];
+        mts_tensormap_t *tensor = used_shared_map(COUNT, values, gradient_values);
+        struct test_array *added_values = NULL;
+        if (variant == SECOND_GRADIENT) {
+            mts_block_t *added = plain_gradient();
+            added_values = block_array(added);
+            ADD_GRADIENT(block_at(tensor, 1), "h", added);
+        }
+        mts_tensormap_t *copy = NULL;
+        if (variant == COPY_FREED_FIRST || variant == COPY_FREED_LAST) {
+            copy = mts_tensormap_copy(tensor);
+            CHECK(copy != NULL);
+        }
+        for (uintptr_t i = 0; i < COUNT; i++) {
+            mts_block_t *gradient = NULL;
+            CHECK_STATUS(mts_block_gradient(block_at(tensor, i), "g", &gradient), MTS_SUCCESS);
+            CHECK(gradient != NULL && block_array(gradient) == gradient_values[i]);
+        }
+        if (variant == SECOND_GRADIENT) {
+            mts_block_t *gradient = NULL;
+            CHECK_STATUS(mts_block_gradient(block_at(tensor, 1), "h", &gradient), MTS_SUCCESS);
+            CHECK(gradient != NULL && block_array(gradient) == added_values);
+        }
+        if (variant == COPY_FREED_FIRST) {
+            CHECK_STATUS(mts_tensormap_free(copy), MTS_SUCCESS);
+        }
+        CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
+        for (uintptr_t i = 0; i < COUNT; i++) {
+            CHECK_INT_EQ(ta_calls(values[i], TA_DESTROY), 1);
+            CHECK_INT_EQ(ta_calls(gradient_values[i], TA_DESTROY), 1);
+        }
+        if (added_values != NULL) {
+            CHECK_INT_EQ(ta_calls(added_values, TA_DESTROY), 1);
+        }
+        if (variant == COPY_FREED_LAST) {
+            for (uintptr_t i = 0; i < COUNT; i++) {
+                mts_block_t *gradient = NULL;
+                CHECK_STATUS(mts_block_gradient(block_at(copy, i), "g", &gradient), MTS_SUCCESS);
+                struct test_array *array = gradient != NULL ? block_array(gradient) : NULL;
+                CHECK(array != NULL && array->created_from == gradient_values[i]);
+            }
+            CHECK_STATUS(mts_tensormap_free(copy), MTS_SUCCESS);
         }
         CHECK_INT_EQ(ta_live(), live);
     }
@@ -1546,6 +1608,7 @@ int main(void) {
     test_free_drops_labels_shared_in_runs();
     test_free_releases_what_go_made();
     test_gradient_added_after_go_made_the_map();
+    test_gradients_of_a_map_go_made();
     test_empty();
     test_create_errors();
     test_create_asks_once();
