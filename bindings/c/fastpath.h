@@ -39,6 +39,18 @@ struct mtsgo_asked {
     DLManagedTensorVersioned *managed; /* Go takes it over */
 };
 
+/* Starts what a fast path asks: nothing yet. Sets every field but the devices, read up to
+ * devices_count; `= {0}` compiles to a `rep stos` of the whole struct, whose start-up cost is a
+ * tenth of a fast mts_block. */
+static inline void mtsgo_asked_start(struct mtsgo_asked *asked) {
+    asked->shape = NULL;
+    asked->dimensions = 0;
+    asked->has_shape = 0;
+    asked->devices_count = 0;
+    asked->exported = 0;
+    asked->managed = NULL;
+}
+
 /* What a failed array callback gives, as in Go: the callback's error with `context` before
  * its message; then the array is destroyed, as on every error of a function taking it. */
 void mtsgo_array_callback_failed(struct mts_array_t *array, const char *context);

@@ -99,7 +99,8 @@ struct mts_block_t *mtsgo_c_block(struct mts_array_t data, const struct mts_labe
         return mtsgo_block_asked(data, go_samples, (struct mts_labels_t **)go_components, count,
                                  go_properties, NULL);
     }
-    struct mtsgo_asked asked = {0};
+    struct mtsgo_asked asked;
+    mtsgo_asked_start(&asked);
     asked.has_shape = 1;
     if (mtsgo_array_shape(&data, &asked.shape, &asked.dimensions) != MTS_SUCCESS) {
         mtsgo_array_callback_failed(&data, "calling mts_array_t.shape failed");

@@ -95,7 +95,8 @@ const struct mts_labels_t *mtsgo_c_labels_assume_unique(const char *const *names
     if (!plain_call(MTSGO_FASTPATH_UNIQUE, names, count, &array)) {
         return mtsgo_labels_asked((char **)names, count, array, 0, NULL);
     }
-    struct mtsgo_asked asked = {0};
+    struct mtsgo_asked asked;
+    mtsgo_asked_start(&asked);
     if (!ask_shape(&array, &asked)) {
         return NULL;
     }
@@ -177,7 +178,8 @@ const struct mts_labels_t *mtsgo_c_labels(const char *const *names, uintptr_t co
         __atomic_load_n(&mtsgo_labels_origin_asked, __ATOMIC_ACQUIRE)) {
         return mtsgo_labels_asked((char **)names, count, array, 1, NULL);
     }
-    struct mtsgo_asked asked = {0};
+    struct mtsgo_asked asked;
+    mtsgo_asked_start(&asked);
     if (!ask_shape(&array, &asked)) {
         return NULL;
     }

@@ -58,10 +58,30 @@ static struct record_pool *thread_pool(void) {
     return pool;
 }
 
+/* Words of 16 bytes that may alias anything, for zero_record. */
+typedef uint64_t zero_words __attribute__((vector_size(16), aligned(8), may_alias));
+
+/* Zeroes a recycled record with plain vector stores, where memset of its 248 bytes compiles to
+ * `rep stos`, whose start-up cost the stores that fill the record next wait for (a tenth of
+ * mts_block's time). Not turned back into memset (no loop distribution). */
+__attribute__((optimize("no-tree-loop-distribute-patterns"))) static inline void zero_record(
+    struct mts_block_t *record) {
+    _Static_assert(sizeof(*record) % sizeof(uint64_t) == 0, "block records are whole words");
+    char *bytes = (char *)record;
+    uintptr_t at = 0;
+#pragma GCC unroll 16
+    for (; at + sizeof(zero_words) <= sizeof(*record); at += sizeof(zero_words)) {
+        *(zero_words *)(bytes + at) = (zero_words){0, 0};
+    }
+    if (at < sizeof(*record)) {
+        *(uint64_t *)(void *)(bytes + at) = 0;
+    }
+}
+
 struct mts_block_t *mtsgo_block_record_new(void) {
     if (pool != NULL && pool->count > 0) {
         struct mts_block_t *record = pool->records[--pool->count];
-        memset(record, 0, sizeof(*record));
+        zero_record(record);
         return record;
     }
     return calloc(1, sizeof(struct mts_block_t));
