@@ -32,7 +32,10 @@ var materializingBlocks sync.Mutex
 func materializeBlocks(records []*C.struct_mts_block_t, lend bool) error {
 	materializingBlocks.Lock()
 	defer materializingBlocks.Unlock()
-	records = gradientsAsParents(records)
+	if !lend {
+		// (the blocks of a tensor map, which lend, are never gradients: the map refused them)
+		records = gradientsAsParents(records)
+	}
 	pending, components := records, 0
 	for i, record := range records {
 		if atomic.LoadUintptr(blockHandle(record)) != 0 {

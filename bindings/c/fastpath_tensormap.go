@@ -31,15 +31,21 @@ func materializeTensorMap(record *C.struct_mts_tensormap_t) (objectHandle, error
 	if err := materializeBlocks(slots, true); err != nil {
 		return 0, err
 	}
-	if len(slots) > 0 && slots[0].lent != 0 {
-		record.lends = 1
-	}
 	made := new(madeTensorMap)
 	blocks := core.InRoom(made.fewBlocks[:], len(slots))
-	for i, slot := range slots {
-		var err error
-		if blocks[i], err = blockOf(slot); err != nil {
-			return 0, err
+	if len(slots) > 0 && slots[0].lent != 0 {
+		// materializeBlocks lent every block just now, made in the slots' order (lendBlocks)
+		record.lends = 1
+		lent := objectHandle(slots[0].record.handle).Value().(*lentBlocks)
+		for i := range blocks {
+			blocks[i] = &lent.made[i].block
+		}
+	} else {
+		for i, slot := range slots {
+			var err error
+			if blocks[i], err = blockOf(slot); err != nil {
+				return 0, err
+			}
 		}
 	}
 	keys, err := labelsOf(record.keys)
