@@ -22,7 +22,9 @@
  *                in Go: it makes the tensor map in Go then, which read_N and dtype_N do not
  *                need. The three show what a user pays when a map built in C is used
  *   gradient_N   the pipeline of the _gradients setting (below) with the last block's gradient
- *                read (block_by_id, then mts_block_gradient), for N = 10 and 10,000
+ *                read (block_by_id, then mts_block_gradient), for N = 10 and 10,000;
+ *                info_gradients_N, the same with the info keys as the read (Go makes the map,
+ *                its blocks and their gradients: the sum behind free_used_N_gradients)
  *   make_N       mts_tensormap alone (the blocks made and the maps freed untimed), for N = 1, 10
  *                and 10,000 in the base setting and N = 10 and 10,000 in every other one;
  *                free_N, mts_tensormap_free alone (blocks and maps made untimed), the same N;
@@ -431,10 +433,13 @@ static int run_alone(void *context, uint64_t n, double *elapsed_ns) {
     {"map_free_used" ID_SUFFIX, "mts_tensormap_free alone, " #N " blocks" TEXT ", map read once (info_keys)", \
      "map", run_alone, &(struct alone_case){N, ALONE_FREE_USED, SETTING}}
 
-/* The pipeline with gradients, and the last block's gradient read. */
-#define GRADIENT_READ_CASE(N)                                                                              \
+/* The pipeline with gradients, with the last block's gradient read, or with the info keys read
+ * (Go makes the map, its blocks and their gradients). */
+#define GRADIENT_READ_CASES(N)                                                                             \
     {"map_gradient_" #N, #N " x mts_block + gradient + mts_tensormap + block_by_id + gradient + free",     \
-     "map", run_cycle, &(struct cycle_case){N, TIME_ALL_GRADIENT, GRADIENTS}}
+     "map", run_cycle, &(struct cycle_case){N, TIME_ALL_GRADIENT, GRADIENTS}},                              \
+    {"map_info_gradients_" #N, #N " x mts_block + gradient + mts_tensormap + info_keys + free", "map",      \
+     run_cycle, &(struct cycle_case){N, TIME_ALL_INFO, GRADIENTS}}
 
 /* The cases of CASES (CYCLE_CASES or ALONE_CASES) for N = 10 and 10,000 in every setting but the
  * base one. */
@@ -458,8 +463,8 @@ static const bench_case CASES[] = {
     CYCLE_CASES(100, SHARED, "_100", ""),
     CYCLE_CASES(100000, SHARED, "_100000", ""),
     OTHER_SETTINGS(CYCLE_CASES),
-    GRADIENT_READ_CASE(10),
-    GRADIENT_READ_CASE(10000),
+    GRADIENT_READ_CASES(10),
+    GRADIENT_READ_CASES(10000),
     ALONE_CASES(1, SHARED, "_1", ""),
     ALONE_CASES(10, SHARED, "_10", ""),
     ALONE_CASES(10000, SHARED, "_10000", ""),

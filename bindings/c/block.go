@@ -44,10 +44,8 @@ func disposeBlockRecord(record *C.struct_mts_block_t) {
 		if handle := lentBlockGone(record); handle != 0 {
 			handle.Delete()
 		}
-		if record.c_gradients != nil {
-			// the core freed the gradients first, each with its own record
-			C.mtsgo_c_gradients_forget(record)
-		}
+		// (a lent record the core frees has no C gradients: it is a gradient, or a block without
+		// any; a lent block with gradients goes with its map in C, or owns first)
 		C.mtsgo_c_block_release(record, nil)
 		return
 	}
