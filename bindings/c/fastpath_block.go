@@ -52,12 +52,13 @@ func materializeBlocks(records []*C.struct_mts_block_t, lend bool) error {
 	if len(pending) == 0 {
 		return nil
 	}
-	// The C gradients of these blocks are made with them, after them (in a copy: records may
-	// be C memory).
+	// The C gradients of these blocks are made with them, after them (appended past a clipped
+	// slice: records may be C memory, so the first append copies them to Go memory once).
 	parents := len(pending)
+	pending = slices.Clip(pending)
 	for _, record := range pending[:parents] {
 		for g := record.c_gradients; g != nil; g = g.next {
-			pending = append(pending[:len(pending):len(pending)], g.block)
+			pending = append(pending, g.block)
 		}
 	}
 	lend = lend && parents == len(records) && C.mtsgo_fastpaths&C.MTSGO_FASTPATH_RELEASE != 0
