@@ -18,17 +18,20 @@
  *                base setting
  *   dtype_N      the same with mts_tensormap_dtype as the read (our library answers it in C
  *                for a map built in C, as it does the reads of blocks)
- *   info_N       the same with mts_tensormap_info_keys as the read, which our library answers
- *                in Go: it makes the tensor map in Go then, which read_N and dtype_N do not
- *                need. The three show what a user pays when a map built in C is used
+ *   info_N       the same with mts_tensormap_info_keys as the read (our library answers it in
+ *                C too while the map has no info)
+ *   set_info_N   the same with one mts_tensormap_set_info as the use: our library makes the
+ *                tensor map in Go then, as for any operation that is not a read, which the
+ *                reads of read_N, dtype_N and info_N do not need. The four show what a user
+ *                pays when a map built in C is used
  *   gradient_N   the pipeline of the _gradients setting (below) with the last block's gradient
  *                read (block_by_id, then mts_block_gradient), for N = 10 and 10,000;
- *                info_gradients_N, the same with the info keys as the read (Go makes the map,
+ *                set_info_gradients_N, the same with set_info as the use (Go makes the map,
  *                its blocks and their gradients: the sum behind free_used_N_gradients)
  *   make_N       mts_tensormap alone (the blocks made and the maps freed untimed), for N = 1, 10
  *                and 10,000 in the base setting and N = 10 and 10,000 in every other one;
  *                free_N, mts_tensormap_free alone (blocks and maps made untimed), the same N;
- *                free_used_N, the same for maps read once by mts_tensormap_info_keys before the
+ *                free_used_N, the same for maps given one info entry (set_info) before the
  *                timer: the free of a map a user has used (in our library, one Go has made its
  *                own). make_N + free_N should be build_N
  * Other settings, for N = 10 and 10,000 (the id ends with the setting's name):
@@ -257,7 +260,21 @@ static int blocks_make(const struct cycle_setting *s, mts_block_t **blocks, uint
 }
 
 /* What a case times of the cycle blocks -> map (-> read) -> free, and the read. */
-enum timed { TIME_BLOCKS, TIME_MAP, TIME_ALL, TIME_ALL_READ, TIME_ALL_DTYPE, TIME_ALL_INFO, TIME_ALL_GRADIENT };
+enum timed {
+    TIME_BLOCKS,
+    TIME_MAP,
+    TIME_ALL,
+    TIME_ALL_READ,
+    TIME_ALL_DTYPE,
+    TIME_ALL_INFO,
+    TIME_ALL_SET_INFO,
+    TIME_ALL_GRADIENT
+};
+
+/* The use of set_info_N and free_used_N: one info entry set. */
+static int set_one_info(mts_tensormap_t *map) {
+    return bench_status(mts_tensormap_set_info(map, "source", "map_cycle_bench"), "mts_tensormap_set_info");
+}
 
 /* Builds a map of `count` blocks, reads it as `timed` says, and frees it; the blocks are taken
  * by the map. */
@@ -283,6 +300,8 @@ static int map_cycle(const mts_labels_t *keys, mts_block_t **blocks, uintptr_t c
         const char *const *info_keys = NULL;
         uintptr_t info_count = 0;
         result = bench_status(mts_tensormap_info_keys(map, &info_keys, &info_count), "mts_tensormap_info_keys");
+    } else if (timed == TIME_ALL_SET_INFO) {
+        result = set_one_info(map);
     }
     int freed = bench_status(mts_tensormap_free(map), "mts_tensormap_free");
     return result != 0 ? result : freed;
@@ -330,7 +349,7 @@ static int run_cycle(void *context, uint64_t n, double *elapsed_ns) {
 }
 
 /* A make_N, free_N or free_used_N case: one step of the cycle timed alone, over maps of N
- * blocks made (and read once for free_used_N) in batches. */
+ * blocks made (and used once for free_used_N) in batches. */
 enum alone_step { ALONE_MAKE, ALONE_FREE, ALONE_FREE_USED };
 
 struct alone_case {
@@ -339,7 +358,7 @@ struct alone_case {
     struct cycle_setting setting;
 };
 
-/* Makes the blocks of a map (untimed), then the map, reading it once for free_used_N; NULL
+/* Makes the blocks of a map (untimed), then the map, using it once for free_used_N; NULL
  * after bench_fail (the blocks freed). `made_ns` gets the time mts_tensormap took. */
 static mts_tensormap_t *alone_case_map(const struct alone_case *c, const mts_labels_t *keys, mts_block_t **blocks,
                                        double *made_ns) {
@@ -353,10 +372,7 @@ static mts_tensormap_t *alone_case_map(const struct alone_case *c, const mts_lab
         blocks_free(blocks, c->blocks);
         return NULL;
     }
-    const char *const *info_keys = NULL;
-    uintptr_t info_count = 0;
-    if (c->step == ALONE_FREE_USED &&
-        bench_status(mts_tensormap_info_keys(map, &info_keys, &info_count), "mts_tensormap_info_keys") != 0) {
+    if (c->step == ALONE_FREE_USED && set_one_info(map) != 0) {
         mts_tensormap_free(map);
         return NULL;
     }
@@ -413,33 +429,35 @@ static int run_alone(void *context, uint64_t n, double *elapsed_ns) {
     {"map_pipeline" ID_SUFFIX, #N " x mts_block + mts_tensormap + free" TEXT, "map", run_cycle,            \
      &(struct cycle_case){N, TIME_ALL, SETTING}}
 
-/* The pipeline of N blocks in the base setting with one read of the map before it is freed:
- * a block, the dtype, or the info keys. */
+/* The pipeline of N blocks in the base setting with one read of the map before it is freed
+ * (a block, the dtype, or the info keys), or one use (set_info). */
 #define READ_CASES(N)                                                                                      \
     {"map_read_" #N, #N " x mts_block + mts_tensormap + block_by_id + free", "map", run_cycle,            \
      &(struct cycle_case){N, TIME_ALL_READ, SHARED}},                                                       \
     {"map_dtype_" #N, #N " x mts_block + mts_tensormap + dtype + free", "map", run_cycle,                 \
      &(struct cycle_case){N, TIME_ALL_DTYPE, SHARED}},                                                      \
     {"map_info_" #N, #N " x mts_block + mts_tensormap + info_keys + free", "map", run_cycle,              \
-     &(struct cycle_case){N, TIME_ALL_INFO, SHARED}}
+     &(struct cycle_case){N, TIME_ALL_INFO, SHARED}},                                                       \
+    {"map_set_info_" #N, #N " x mts_block + mts_tensormap + set_info + free", "map", run_cycle,           \
+     &(struct cycle_case){N, TIME_ALL_SET_INFO, SHARED}}
 
-/* mts_tensormap alone, and mts_tensormap_free alone of maps never read and of maps read once,
+/* mts_tensormap alone, and mts_tensormap_free alone of maps never used and of maps used once,
  * for N blocks of one setting (ID_SUFFIX and TEXT as in CYCLE_CASES). */
 #define ALONE_CASES(N, SETTING, ID_SUFFIX, TEXT)                                                          \
     {"map_make" ID_SUFFIX, "mts_tensormap alone, " #N " blocks" TEXT, "map", run_alone,                    \
      &(struct alone_case){N, ALONE_MAKE, SETTING}},                                                         \
     {"map_free" ID_SUFFIX, "mts_tensormap_free alone, " #N " blocks" TEXT, "map", run_alone,               \
      &(struct alone_case){N, ALONE_FREE, SETTING}},                                                         \
-    {"map_free_used" ID_SUFFIX, "mts_tensormap_free alone, " #N " blocks" TEXT ", map read once (info_keys)", \
+    {"map_free_used" ID_SUFFIX, "mts_tensormap_free alone, " #N " blocks" TEXT ", map used once (set_info)", \
      "map", run_alone, &(struct alone_case){N, ALONE_FREE_USED, SETTING}}
 
-/* The pipeline with gradients, with the last block's gradient read, or with the info keys read
+/* The pipeline with gradients, with the last block's gradient read, or with one info entry set
  * (Go makes the map, its blocks and their gradients). */
 #define GRADIENT_READ_CASES(N)                                                                             \
     {"map_gradient_" #N, #N " x mts_block + gradient + mts_tensormap + block_by_id + gradient + free",     \
      "map", run_cycle, &(struct cycle_case){N, TIME_ALL_GRADIENT, GRADIENTS}},                              \
-    {"map_info_gradients_" #N, #N " x mts_block + gradient + mts_tensormap + info_keys + free", "map",      \
-     run_cycle, &(struct cycle_case){N, TIME_ALL_INFO, GRADIENTS}}
+    {"map_set_info_gradients_" #N, #N " x mts_block + gradient + mts_tensormap + set_info + free", "map",  \
+     run_cycle, &(struct cycle_case){N, TIME_ALL_SET_INFO, GRADIENTS}}
 
 /* The cases of CASES (CYCLE_CASES or ALONE_CASES) for N = 10 and 10,000 in every setting but the
  * base one. */

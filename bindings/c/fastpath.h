@@ -77,6 +77,17 @@ static inline int mtsgo_labels_device(const struct mts_labels_t *labels, DLDevic
     return labels->cpu_values || mtsgo_array_device(&labels->array, device) == MTS_SUCCESS;
 }
 
+/* Tells whether text is plain ASCII, which is valid UTF-8: a fast path leaves other text to Go,
+ * which checks it. */
+static inline int mtsgo_plain_text(const char *text) {
+    for (const unsigned char *c = (const unsigned char *)text; *c != '\0'; c++) {
+        if (*c >= 0x80) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Tells whether two labels have the same dimension names. */
 static inline int mtsgo_same_names(const struct mts_labels_t *a, const struct mts_labels_t *b) {
     if (a == b || (a->names_id != 0 && a->names_id == b->names_id)) {

@@ -10,16 +10,6 @@
 #include "_cgo_export.h"
 #include "fastpath.h"
 
-/* Tells whether the parameter is plain ASCII text (Go checks other text is UTF-8). */
-static int plain_parameter(const char *parameter) {
-    for (const unsigned char *c = (const unsigned char *)parameter; *c != '\0'; c++) {
-        if (*c >= 0x80) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
 /* The pairs of labels the core compares (LabelsEqual), in its order: the gradient's properties
  * and the block's, then for each component of the block the gradient's matching one and it.
  * Returns the number of pairs. */
@@ -63,7 +53,7 @@ static int plain_call(const struct mts_block_t *block, const char *parameter, co
     return (mtsgo_fastpaths & MTSGO_FASTPATH_GRADIENT) && block != gradient &&
            __atomic_load_n(&block->record.handle, __ATOMIC_ACQUIRE) == 0 &&
            __atomic_load_n(&gradient->record.handle, __ATOMIC_ACQUIRE) == 0 && !block->held &&
-           !gradient->held && gradient->c_gradients == NULL && plain_parameter(parameter) &&
+           !gradient->held && gradient->c_gradients == NULL && mtsgo_plain_text(parameter) &&
            mtsgo_find_c_gradient(block, parameter) == NULL && plain_labels_of(block, gradient);
 }
 

@@ -632,6 +632,8 @@ mts_status_t mts_tensormap_set_info(struct mts_tensormap_t *tensor, const char *
     return mtsgo_tensormap_set_info(tensor_record, (char *)key, (char *)value);
 }
 
+mts_status_t mtsgo_c_tensormap_get_info(const struct mts_tensormap_t *tensor, const char *key, const char **value);
+
 mts_status_t mts_tensormap_get_info(const struct mts_tensormap_t *tensor, const char *key, const char **value) {
     if (tensor == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
@@ -646,8 +648,10 @@ mts_status_t mts_tensormap_get_info(const struct mts_tensormap_t *tensor, const 
     if (tensor_record == NULL) {
         return MTS_INVALID_PARAMETER_ERROR;
     }
-    return mtsgo_tensormap_get_info((struct mts_tensormap_t *)tensor_record, (char *)key, (char **)value);
+    return mtsgo_c_tensormap_get_info(tensor_record, key, value);
 }
+
+mts_status_t mtsgo_c_tensormap_info_keys(const struct mts_tensormap_t *tensor, const char *const **keys, uintptr_t *keys_count);
 
 mts_status_t mts_tensormap_info_keys(const struct mts_tensormap_t *tensor, const char *const **keys, uintptr_t *keys_count) {
     if (tensor == NULL) {
@@ -663,7 +667,7 @@ mts_status_t mts_tensormap_info_keys(const struct mts_tensormap_t *tensor, const
     if (tensor_record == NULL) {
         return MTS_INVALID_PARAMETER_ERROR;
     }
-    return mtsgo_tensormap_info_keys((struct mts_tensormap_t *)tensor_record, (char ***)keys, keys_count);
+    return mtsgo_c_tensormap_info_keys(tensor_record, keys, keys_count);
 }
 
 mts_status_t mtsgo_c_tensormap_device(const struct mts_tensormap_t *tensor, DLDevice *device);

@@ -213,6 +213,17 @@ static inline mts_block_t *block_at(mts_tensormap_t *tensor, uintptr_t index) {
     return block;
 }
 
+/* Reads `tensor` the way most operations start, by making it in our library's Go core: our
+ * library answers the reads of a map made in C (its blocks, keys, dtype, device and empty
+ * info) in C until something needs Go, and the info of a key that is not plain ASCII does (Go
+ * checks it is UTF-8). The reference gives NULL for this key, as for any key not set. */
+static inline int read_in_go_(const mts_tensormap_t *tensor) {
+    const char *value = "not read";
+    mts_status_t status = mts_tensormap_get_info(tensor, "cl\xc3\xa9", &value);
+    return status == MTS_SUCCESS && value == NULL;
+}
+#define READ_IN_GO(tensor) CHECK(read_in_go_(tensor))
+
 /* `release` on each of the other arguments (pointers to `type`), in order */
 #define FREE_ALL(release, type, ...)                            \
     do {                                                        \

@@ -1056,7 +1056,7 @@ static void test_callback_errors(void) {
 /* The input tensor map freed first: what the result shares with it (the
  * properties of keys_to_samples, every block having the same) stays the
  * result's. The keys are moved from a fresh map (stage 0), from a map one of
- * whose blocks was copied first (1), whose info was read first (2), or whose
+ * whose blocks was copied first (1), read in Go first (2: READ_IN_GO), or whose
  * keys were moved to the properties first (3: that result outlives the input
  * too). */
 static void test_results_outlive_input(void) {
@@ -1070,6 +1070,7 @@ static void test_results_outlive_input(void) {
             CHECK(copy != NULL);
             mts_block_free(copy);
         } else if (stage == 2) {
+            READ_IN_GO(m.tensor);
             const char *const *keys = NULL;
             uintptr_t count = 1;
             CHECK_STATUS(mts_tensormap_info_keys(m.tensor, &keys, &count), MTS_SUCCESS);

@@ -300,7 +300,7 @@ static void test_free_drops_labels_shared_in_runs(void) {
 }
 
 /* A tensor map of `count` blocks over the same samples (3) and properties (2), block i's
- * values filled with i (in values[i]), which Go made (its info read) and which holds the last
+ * values filled with i (in values[i]), which Go made (READ_IN_GO) and which holds the last
  * references to its labels; when gradient_values is not NULL, each block has a plain_gradient
  * "g" (its values in gradient_values[i]), added before the map was made */
 static mts_tensormap_t *used_shared_map(uintptr_t count, struct test_array **values,
@@ -324,6 +324,7 @@ static mts_tensormap_t *used_shared_map(uintptr_t count, struct test_array **val
     mts_tensormap_t *tensor = mts_tensormap(keys, blocks, count);
     CHECK(tensor != NULL);
     FREE_LABELS(keys, samples, properties);
+    READ_IN_GO(tensor);
     const char *const *info = NULL;
     uintptr_t info_count = 1;
     CHECK_STATUS(mts_tensormap_info_keys(tensor, &info, &info_count), MTS_SUCCESS);
@@ -331,7 +332,7 @@ static mts_tensormap_t *used_shared_map(uintptr_t count, struct test_array **val
     return tensor;
 }
 
-/* A tensor map that Go made (its info read), freed with the last references to its labels: every
+/* A tensor map that Go made (READ_IN_GO), freed with the last references to its labels: every
  * array goes once, for maps of 1 to 6 blocks, each with labels of its own (more labels than the
  * free's fast path keeps in C, from 3 blocks on), and of 31 to 33 blocks sharing their labels */
 static void test_free_releases_what_go_made(void) {
@@ -346,6 +347,7 @@ static void test_free_releases_what_go_made(void) {
         mts_tensormap_t *tensor = mts_tensormap(keys, blocks, count);
         CHECK(tensor != NULL);
         mts_labels_free(keys);
+        READ_IN_GO(tensor);
         const char *const *info = NULL;
         uintptr_t info_count = 1;
         CHECK_STATUS(mts_tensormap_info_keys(tensor, &info, &info_count), MTS_SUCCESS);
@@ -369,7 +371,7 @@ static void test_free_releases_what_go_made(void) {
     }
 }
 
-/* A block of a tensor map that Go made (its info read), given a gradient, then freed with the
+/* A block of a tensor map that Go made (READ_IN_GO), given a gradient, then freed with the
  * map, which holds the last references to its labels: the gradient reads back, and every array
  * goes once, for a gradient added to the first, a middle or the last block */
 static void test_gradient_added_after_go_made_the_map(void) {
@@ -406,7 +408,7 @@ static void test_gradient_added_after_go_made_the_map(void) {
     }
 }
 
-/* A tensor map whose blocks have gradients added in C, made in Go (its info read), then: freed;
+/* A tensor map whose blocks have gradients added in C, made in Go (READ_IN_GO), then: freed;
  * one block given a second gradient first; or copied, the copy freed before or after it. The
  * gradients read back, and every array goes once. */
 static void test_gradients_of_a_map_go_made(void) {
@@ -961,8 +963,8 @@ static void test_block_reads(void) {
     CHECK_INT_EQ(ta_live(), live);
 }
 
-/* Threads reading one new tensor map at once (Go makes it for the first read of its info)
- * all see the same info, dtype, keys and block. */
+/* Threads reading one new tensor map at once (Go makes it for the first read in Go,
+ * read_in_go_) all see the same info, dtype, keys and block. */
 #define READERS 4
 static pthread_barrier_t readers_barrier;
 
@@ -972,12 +974,14 @@ struct reader {
     DLDataType dtype;
     mts_block_t *block;
     const mts_labels_t *keys;
-    uintptr_t info_keys; /* a read Go answers */
+    int read_in_go;
+    uintptr_t info_keys;
 };
 
 static void *read_tensor(void *argument) {
     struct reader *reader = argument;
     pthread_barrier_wait(&readers_barrier);
+    reader->read_in_go = read_in_go_(reader->tensor);
     const char *const *info_keys = NULL;
     reader->status = mts_tensormap_info_keys(reader->tensor, &info_keys, &reader->info_keys);
     if (reader->status == MTS_SUCCESS) {
@@ -1000,12 +1004,13 @@ static void test_concurrent_first_reads(void) {
         pthread_t threads[READERS];
         struct reader readers[READERS];
         for (int i = 0; i < READERS; i++) {
-            readers[i] = (struct reader){tensor, -1, {0, 0, 0}, NULL, NULL, 1};
+            readers[i] = (struct reader){tensor, -1, {0, 0, 0}, NULL, NULL, 0, 1};
             CHECK_INT_EQ(pthread_create(&threads[i], NULL, read_tensor, &readers[i]), 0);
         }
         for (int i = 0; i < READERS; i++) {
             CHECK_INT_EQ(pthread_join(threads[i], NULL), 0);
             CHECK_STATUS(readers[i].status, MTS_SUCCESS);
+            CHECK(readers[i].read_in_go);
             CHECK_INT_EQ(readers[i].dtype.bits, 64);
             CHECK_INT_EQ(readers[i].info_keys, 0);
             CHECK(readers[i].keys == keys);
@@ -1038,7 +1043,8 @@ static void *free_tensors(void *argument) {
         mts_tensormap_t *tensor = mts_tensormap(freer->keys, blocks, 2);
         const char *const *info_keys = NULL;
         uintptr_t count = 0;
-        if (tensor == NULL || mts_tensormap_info_keys(tensor, &info_keys, &count) != MTS_SUCCESS ||
+        if (tensor == NULL || !read_in_go_(tensor) ||
+            mts_tensormap_info_keys(tensor, &info_keys, &count) != MTS_SUCCESS ||
             mts_tensormap_free(tensor) != MTS_SUCCESS) {
             freer->failures++;
         }
@@ -1180,6 +1186,35 @@ static void test_info(void) {
     mts_tensormap_free(tensor);
     CHECK_STR_EQ(get_info(copy, "zeta"), "overwritten");
     mts_tensormap_free(copy);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* The info of new tensor maps: empty for every valid key, an error for a key that is not
+ * UTF-8, as the first call on the map or after reads of its info; the map then takes info and
+ * lists it. */
+static void test_info_of_new_maps(void) {
+    long live = ta_live();
+    static const char *const keys_read[] = {"missing", "", "cl\xc3\xa9", "k"};
+    for (int bad_first = 0; bad_first <= 1; bad_first++) {
+        mts_tensormap_t *tensor = simple_tensor(NULL);
+        const char *value = (const char *)&value;
+        if (!bad_first) {
+            CHECK_INFO_KEYS(tensor, NULL, 0);
+            for (size_t i = 0; i < ARRAY_SIZE(keys_read); i++) {
+                CHECK(get_info(tensor, keys_read[i]) == NULL);
+            }
+        }
+        CHECK_ERROR(mts_tensormap_get_info(tensor, "a\xff", &value), MTS_INVALID_PARAMETER_ERROR,
+                    INVALID "Invalid UTF-8 in key: invalid utf-8 sequence of 1 bytes from index 1");
+        CHECK_INFO_KEYS(tensor, NULL, 0);
+        CHECK(get_info(tensor, "k") == NULL);
+        CHECK_STATUS(mts_tensormap_set_info(tensor, "k", "v"), MTS_SUCCESS);
+        static const char *const set[] = {"k"};
+        CHECK_INFO_KEYS(tensor, set, 1);
+        CHECK_STR_EQ(get_info(tensor, "k"), "v");
+        CHECK(get_info(tensor, "missing") == NULL);
+        mts_tensormap_free(tensor);
+    }
     CHECK_INT_EQ(ta_live(), live);
 }
 
@@ -1617,6 +1652,7 @@ int main(void) {
     test_concurrent_first_reads();
     test_concurrent_frees();
     test_info();
+    test_info_of_new_maps();
     test_device_and_dtype();
     test_copy();
     test_components_to_properties();
