@@ -178,8 +178,8 @@ func implTensormapSetInfo(record *C.struct_mts_tensormap_t, key, value *C.char) 
 		C.free(unsafe.Pointer(old))
 		delete(object.values, keyText)
 	}
-	if info.Len() != before {
-		// A new key: the list handed out so far ends here.
+	if info.Len() != before && record.info_keys != nil {
+		// A new key: the list handed out so far ends here (the test spares a call into C).
 		C.free(unsafe.Pointer(record.info_keys))
 		record.info_keys = nil
 		record.info_keys_count = 0

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -79,6 +81,8 @@ func TestTensorMapInfoAndCopy(t *testing.T) {
 	assert.Error(t, info.Set("\xff", "x"))
 	sorted := info.Sorted()
 	assert.Equal(t, []string{"a", "z"}, sorted.Keys())
+	value, _ = sorted.Get("z")
+	assert.Equal(t, "3", value, "values follow their keys")
 
 	copied, err := tensor.Copy()
 	require.NoError(t, err)
@@ -93,4 +97,51 @@ func TestTensorMapInfoAndCopy(t *testing.T) {
 	tensor.Free()
 	copied.Free()
 	assert.EqualValues(t, 0, keys.references.Load())
+}
+
+// Info past the keys it finds by a scan (infoScanned): every key keeps its value and place,
+// in clones and sorted copies too.
+func TestInfoManyKeys(t *testing.T) {
+	var info Info
+	const count = 3 * infoScanned
+	var want []string
+	for i := count - 1; i >= 0; i-- {
+		key := fmt.Sprintf("k%02d", i)
+		require.NoError(t, info.Set(key, "v"+key))
+		want = append(want, key)
+	}
+	for i := 0; i < count; i += 3 {
+		key := fmt.Sprintf("k%02d", i)
+		require.NoError(t, info.Set(key, "again"+key))
+	}
+	expect := func(t *testing.T, info *Info, keys []string) {
+		t.Helper()
+		assert.Equal(t, keys, info.Keys())
+		for i := 0; i < count; i++ {
+			key := fmt.Sprintf("k%02d", i)
+			value, ok := info.Get(key)
+			assert.True(t, ok, key)
+			if i%3 == 0 {
+				assert.Equal(t, "again"+key, value)
+			} else {
+				assert.Equal(t, "v"+key, value)
+			}
+		}
+		_, ok := info.Get("k99")
+		assert.False(t, ok)
+	}
+	expect(t, &info, want)
+
+	clone := info.Clone()
+	require.NoError(t, clone.Set("k99", "new"))
+	require.NoError(t, clone.Set("k01", "changed"))
+	expect(t, &info, want)
+	value, _ := clone.Get("k99")
+	assert.Equal(t, "new", value)
+
+	sorted := info.Sorted()
+	ascending := slices.Clone(want)
+	slices.Reverse(ascending)
+	expect(t, &sorted, ascending)
+	expect(t, &info, want)
 }
