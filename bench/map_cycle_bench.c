@@ -33,7 +33,10 @@
  *                free_N, mts_tensormap_free alone (blocks and maps made untimed), the same N;
  *                free_used_N, the same for maps given one info entry (set_info) before the
  *                timer: the free of a map a user has used (in our library, one Go has made its
- *                own). make_N + free_N should be build_N
+ *                own); free_read_in_go_N (N = 1 and 10), the same for maps read once by
+ *                mts_tensormap_get_info of a key that is not ASCII, which our library answers in
+ *                Go: the free of a map Go has made that has no info (as the input of an
+ *                operation). make_N + free_N should be build_N
  * Other settings, for N = 10 and 10,000 (the id ends with the setting's name):
  *   _loaded      the samples and properties labels are loaded from buffers
  *                (mts_labels_load_buffer): labels whose values the library owns
@@ -350,7 +353,14 @@ static int run_cycle(void *context, uint64_t n, double *elapsed_ns) {
 
 /* A make_N, free_N or free_used_N case: one step of the cycle timed alone, over maps of N
  * blocks made (and used once for free_used_N) in batches. */
-enum alone_step { ALONE_MAKE, ALONE_FREE, ALONE_FREE_USED };
+enum alone_step { ALONE_MAKE, ALONE_FREE, ALONE_FREE_USED, ALONE_FREE_READ_IN_GO };
+
+/* The read of free_read_in_go_N: the info of a key that is not ASCII, which our library answers
+ * in Go (it checks the key is UTF-8), making the map there; no info is set. */
+static int read_in_go(const mts_tensormap_t *map) {
+    const char *value = NULL;
+    return bench_status(mts_tensormap_get_info(map, "\xc3\xa9nergie", &value), "mts_tensormap_get_info");
+}
 
 struct alone_case {
     uintptr_t blocks;
@@ -372,7 +382,8 @@ static mts_tensormap_t *alone_case_map(const struct alone_case *c, const mts_lab
         blocks_free(blocks, c->blocks);
         return NULL;
     }
-    if (c->step == ALONE_FREE_USED && set_one_info(map) != 0) {
+    if ((c->step == ALONE_FREE_USED && set_one_info(map) != 0) ||
+        (c->step == ALONE_FREE_READ_IN_GO && read_in_go(map) != 0)) {
         mts_tensormap_free(map);
         return NULL;
     }
@@ -451,6 +462,12 @@ static int run_alone(void *context, uint64_t n, double *elapsed_ns) {
     {"map_free_used" ID_SUFFIX, "mts_tensormap_free alone, " #N " blocks" TEXT ", map used once (set_info)", \
      "map", run_alone, &(struct alone_case){N, ALONE_FREE_USED, SETTING}}
 
+/* mts_tensormap_free alone of maps of N blocks in the base setting that Go made for a read
+ * without setting info. */
+#define FREE_READ_IN_GO_CASE(N)                                                                            \
+    {"map_free_read_in_go_" #N, "mts_tensormap_free alone, " #N " blocks, map read once in Go (get_info)",  \
+     "map", run_alone, &(struct alone_case){N, ALONE_FREE_READ_IN_GO, SHARED}}
+
 /* The pipeline with gradients, with the last block's gradient read, or with one info entry set
  * (Go makes the map, its blocks and their gradients). */
 #define GRADIENT_READ_CASES(N)                                                                             \
@@ -485,6 +502,8 @@ static const bench_case CASES[] = {
     GRADIENT_READ_CASES(10000),
     ALONE_CASES(1, SHARED, "_1", ""),
     ALONE_CASES(10, SHARED, "_10", ""),
+    FREE_READ_IN_GO_CASE(1),
+    FREE_READ_IN_GO_CASE(10),
     ALONE_CASES(10000, SHARED, "_10000", ""),
     OTHER_SETTINGS(ALONE_CASES),
 };
