@@ -85,7 +85,7 @@ func forgetGradientsList(record *C.struct_mts_block_t) {
 func blockOf(record *C.struct_mts_block_t) (*core.Block, error) {
 	handle := objectHandle(atomic.LoadUintptr(blockHandle(record)))
 	if handle == 0 {
-		if err := materializeBlocks([]*C.struct_mts_block_t{record}, false); err != nil {
+		if err := materializeBlocks([]*C.struct_mts_block_t{record}, nil); err != nil {
 			return nil, err
 		}
 		handle = objectHandle(atomic.LoadUintptr(blockHandle(record)))
@@ -177,7 +177,7 @@ func mtsgo_block_release(record *C.struct_mts_block_t) (status C.mts_status_t) {
 func implBlockAddGradient(record *C.struct_mts_block_t, parameter *C.char, gradientRecord *C.struct_mts_block_t) error {
 	if gradientRecord != record {
 		// Blocks made in C are made in Go together.
-		if err := materializeBlocks([]*C.struct_mts_block_t{record, gradientRecord}, false); err != nil {
+		if err := materializeBlocks([]*C.struct_mts_block_t{record, gradientRecord}, nil); err != nil {
 			return err
 		}
 	}

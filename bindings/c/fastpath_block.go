@@ -29,7 +29,12 @@ var materializingBlocks sync.Mutex
 // (mtsgo_c_block_release), so that a free of the map reads no Go block. Records lend only
 // when none had a block already; their C gradients lend with them (C releases them with
 // their parent).
-func materializeBlocks(records []*C.struct_mts_block_t, lend bool) error {
+//
+// room, for the blocks of a tensor map made in C (nil otherwise), is where they lend from: the
+// lent batch and, for a map of one block without gradients, the block itself live in the Go
+// tensor map's own allocation.
+func materializeBlocks(records []*C.struct_mts_block_t, room *lendRoom) error {
+	lend := room != nil
 	materializingBlocks.Lock()
 	defer materializingBlocks.Unlock()
 	if !lend {
@@ -66,7 +71,12 @@ func materializeBlocks(records []*C.struct_mts_block_t, lend bool) error {
 		components += int(record.components_count)
 	}
 	// One allocation for the blocks and their adaptors, another for their components.
-	made := make([]blockAndValues, len(pending))
+	var made []blockAndValues
+	if lend && len(pending) <= len(room.few) {
+		made = room.few[:len(pending)]
+	} else {
+		made = make([]blockAndValues, len(pending))
+	}
 	var componentsLabels []*core.ArrayLabels
 	if components > 0 {
 		componentsLabels = make([]*core.ArrayLabels, components)
@@ -104,7 +114,7 @@ func materializeBlocks(records []*C.struct_mts_block_t, lend bool) error {
 		}
 	}
 	if lend {
-		lendBlocks(pending[:done], made[:done])
+		room.lendBlocks(pending[:done], made[:done])
 		return err
 	}
 	newHandles(done, func(i int) any { return &made[i].block }, func(i int, h objectHandle) {

@@ -28,10 +28,10 @@ func materializeTensorMap(record *C.struct_mts_tensormap_t) (objectHandle, error
 		return handle, nil
 	}
 	slots := unsafe.Slice(record.blocks, record.blocks_count)
-	if err := materializeBlocks(slots, true); err != nil {
+	made := new(madeTensorMap)
+	if err := materializeBlocks(slots, &made.lent); err != nil {
 		return 0, err
 	}
-	made := new(madeTensorMap)
 	blocks := core.InRoom(made.fewBlocks[:], len(slots))
 	if len(slots) > 0 && slots[0].lent != 0 {
 		// materializeBlocks lent every block just now, made in the slots' order (lendBlocks)
@@ -61,11 +61,12 @@ func materializeTensorMap(record *C.struct_mts_tensormap_t) (objectHandle, error
 }
 
 // madeTensorMap is a tensor map Go made from a C one, with the list of its blocks when they
-// are few: one allocation.
+// are few and the memory its blocks lend from: one allocation.
 type madeTensorMap struct {
 	object    tensorMapObject
 	tensor    core.TensorMap
 	fewBlocks [4]*core.Block
+	lent      lendRoom
 }
 
 // tensorMapHandle is the address of the handle of a tensor map record, which C and Go both

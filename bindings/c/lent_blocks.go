@@ -26,12 +26,21 @@ type lentBlocks struct {
 	handle objectHandle
 }
 
+// lendRoom is the memory of the lent blocks of a tensor map made in C, part of the Go tensor
+// map's own (madeTensorMap): the batch, and one block, which most small maps need, so that
+// making them in Go allocates once instead of three times.
+type lendRoom struct {
+	batch lentBlocks
+	few   [1]blockAndValues
+}
+
 // lendBlocks gives the records their blocks, made lent, under one handle.
-func lendBlocks(records []*C.struct_mts_block_t, made []blockAndValues) {
+func (room *lendRoom) lendBlocks(records []*C.struct_mts_block_t, made []blockAndValues) {
 	if len(records) == 0 {
 		return
 	}
-	batch := &lentBlocks{made: made, lent: len(records)}
+	batch := &room.batch
+	*batch = lentBlocks{made: made, lent: len(records)}
 	batch.handle = newHandle(batch)
 	for i, record := range records {
 		record.lent_index = C.uintptr_t(i)

@@ -104,7 +104,7 @@ func implTensormap(keys *C.struct_mts_labels_t, blocks **C.struct_mts_block_t, c
 	}
 	coreBlocks := make([]*core.Block, len(slots))
 	// Blocks made in C are made in Go together.
-	if err := materializeBlocks(slots, false); err != nil {
+	if err := materializeBlocks(slots, nil); err != nil {
 		return nil, err
 	}
 	for i, slot := range slots {
