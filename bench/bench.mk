@@ -47,22 +47,23 @@ BENCH_REDUCE_ROUNDS ?= 5
 # The cases that show each fast path of our library (ID:FASTPATH): run.sh also runs them with
 # that fast path off and prints their gains. A block made in C is made in Go when Go first
 # needs it, so the block fast path shows in mts_block and in pipelines where Go makes the
-# blocks (a map given info), over labels of the caller's and over labels the library owns
+# blocks (a map read in Go), over labels of the caller's and over labels the library owns
 # (loaded). A tensor map of blocks made in C is made in C too, read in C (blocks, keys, dtype,
-# empty info) and made in Go for any other use: the tensormap fast path shows in building and
-# freeing, and in the pipelines with a read or a use. The reads fast path answers the dtype
-# and the info keys of such a map, and the reads of its blocks (their gradients included), in
-# C. Gradients over their block's labels are added in C (gradient), also over labels of their
-# own equal to the block's. The release fast path serves tensor maps made in Go: the results
-# of operations, and maps made in C once Go made them (set_info).
+# info) and made in Go for any other use: the tensormap fast path shows in building and
+# freeing, and in the pipelines with a read. The reads fast path answers the dtype of such a
+# map, and the reads of its blocks (their gradients included), in C; the info fast path sets
+# and reads its info in C. Gradients over their block's labels are added in C (gradient), also
+# over labels of their own equal to the block's. The release fast path serves tensor maps made
+# in Go: the results of operations, and maps made in C once Go made them (a read in Go).
 BENCH_FASTPATH_CASES ?= create_5x3:labels create_unique_5x3:unique tensor_block_create:block \
-	tensor_blocks_build_10000:block map_set_info_10:block map_set_info_10000:block \
+	tensor_blocks_build_10000:block map_read_in_go_10:block map_read_in_go_10000:block \
 	map_pipeline_10_loaded:block map_pipeline_10000_loaded:block \
-	map_build_10:tensormap map_build_10000:tensormap map_read_10:tensormap map_set_info_10:tensormap \
-	map_dtype_1:reads map_dtype_10:reads map_dtype_10000:reads map_info_1:reads map_info_10:reads \
+	map_build_10:tensormap map_build_10000:tensormap map_read_10:tensormap map_read_in_go_10:tensormap \
+	map_dtype_1:reads map_dtype_10:reads map_dtype_10000:reads \
 	map_gradient_10:reads map_gradient_10000:reads \
+	map_info_1:info map_info_10:info map_set_info_1:info map_set_info_10:info \
 	map_pipeline_10_gradients:gradient map_pipeline_10000_gradients:gradient \
-	map_set_info_10:release map_set_info_10000:release
+	map_read_in_go_10:release map_read_in_go_10000:release
 
 BENCH_OURS := $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%-ours)
 BENCH_REFERENCE := $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%-reference)

@@ -19,24 +19,24 @@
  *   dtype_N      the same with mts_tensormap_dtype as the read (our library answers it in C
  *                for a map built in C, as it does the reads of blocks)
  *   info_N       the same with mts_tensormap_info_keys as the read (our library answers it in
- *                C too while the map has no info)
- *   set_info_N   the same with one mts_tensormap_set_info as the use: our library makes the
- *                tensor map in Go then, as for any operation that is not a read, which the
- *                reads of read_N, dtype_N and info_N do not need. The four show what a user
- *                pays when a map built in C is used
+ *                C too)
+ *   set_info_N   the same with one mts_tensormap_set_info as the use (in C too)
+ *   read_in_go_N the same with mts_tensormap_get_info of a key that is not ASCII as the read,
+ *                which our library answers in Go (it checks the key is UTF-8): it makes the
+ *                tensor map in Go then, as for any operation (keys_to_*, copy, save...), which
+ *                the others do not need. The five show what a user pays when a map built in C
+ *                is used
  *   gradient_N   the pipeline of the _gradients setting (below) with the last block's gradient
  *                read (block_by_id, then mts_block_gradient), for N = 10 and 10,000;
- *                set_info_gradients_N, the same with set_info as the use (Go makes the map,
- *                its blocks and their gradients: the sum behind free_used_N_gradients)
+ *                read_in_go_gradients_N, the same with the read in Go (Go makes the map, its
+ *                blocks and their gradients)
  *   make_N       mts_tensormap alone (the blocks made and the maps freed untimed), for N = 1, 10
  *                and 10,000 in the base setting and N = 10 and 10,000 in every other one;
  *                free_N, mts_tensormap_free alone (blocks and maps made untimed), the same N;
  *                free_used_N, the same for maps given one info entry (set_info) before the
- *                timer: the free of a map a user has used (in our library, one Go has made its
- *                own); free_read_in_go_N (N = 1 and 10), the same for maps read once by
- *                mts_tensormap_get_info of a key that is not ASCII, which our library answers in
- *                Go: the free of a map Go has made that has no info (as the input of an
- *                operation). make_N + free_N should be build_N
+ *                timer: the free of a map a user has named; free_read_in_go_N (N = 1 and 10),
+ *                the same for maps read once in Go (as read_in_go_N): the free of a map Go has
+ *                made, as the input of an operation is. make_N + free_N should be build_N
  * Other settings, for N = 10 and 10,000 (the id ends with the setting's name):
  *   _loaded      the samples and properties labels are loaded from buffers
  *                (mts_labels_load_buffer): labels whose values the library owns
@@ -271,12 +271,20 @@ enum timed {
     TIME_ALL_DTYPE,
     TIME_ALL_INFO,
     TIME_ALL_SET_INFO,
+    TIME_ALL_READ_IN_GO,
     TIME_ALL_GRADIENT
 };
 
 /* The use of set_info_N and free_used_N: one info entry set. */
 static int set_one_info(mts_tensormap_t *map) {
     return bench_status(mts_tensormap_set_info(map, "source", "map_cycle_bench"), "mts_tensormap_set_info");
+}
+
+/* The read of read_in_go_N and free_read_in_go_N: the info of a key that is not ASCII, which
+ * our library answers in Go, making the map there. */
+static int read_in_go(const mts_tensormap_t *map) {
+    const char *value = NULL;
+    return bench_status(mts_tensormap_get_info(map, "\xc3\xa9nergie", &value), "mts_tensormap_get_info");
 }
 
 /* Builds a map of `count` blocks, reads it as `timed` says, and frees it; the blocks are taken
@@ -305,6 +313,8 @@ static int map_cycle(const mts_labels_t *keys, mts_block_t **blocks, uintptr_t c
         result = bench_status(mts_tensormap_info_keys(map, &info_keys, &info_count), "mts_tensormap_info_keys");
     } else if (timed == TIME_ALL_SET_INFO) {
         result = set_one_info(map);
+    } else if (timed == TIME_ALL_READ_IN_GO) {
+        result = read_in_go(map);
     }
     int freed = bench_status(mts_tensormap_free(map), "mts_tensormap_free");
     return result != 0 ? result : freed;
@@ -354,13 +364,6 @@ static int run_cycle(void *context, uint64_t n, double *elapsed_ns) {
 /* A make_N, free_N or free_used_N case: one step of the cycle timed alone, over maps of N
  * blocks made (and used once for free_used_N) in batches. */
 enum alone_step { ALONE_MAKE, ALONE_FREE, ALONE_FREE_USED, ALONE_FREE_READ_IN_GO };
-
-/* The read of free_read_in_go_N: the info of a key that is not ASCII, which our library answers
- * in Go (it checks the key is UTF-8), making the map there; no info is set. */
-static int read_in_go(const mts_tensormap_t *map) {
-    const char *value = NULL;
-    return bench_status(mts_tensormap_get_info(map, "\xc3\xa9nergie", &value), "mts_tensormap_get_info");
-}
 
 struct alone_case {
     uintptr_t blocks;
@@ -441,7 +444,7 @@ static int run_alone(void *context, uint64_t n, double *elapsed_ns) {
      &(struct cycle_case){N, TIME_ALL, SETTING}}
 
 /* The pipeline of N blocks in the base setting with one read of the map before it is freed
- * (a block, the dtype, or the info keys), or one use (set_info). */
+ * (a block, the dtype, the info keys, or a read in Go), or one use (set_info). */
 #define READ_CASES(N)                                                                                      \
     {"map_read_" #N, #N " x mts_block + mts_tensormap + block_by_id + free", "map", run_cycle,            \
      &(struct cycle_case){N, TIME_ALL_READ, SHARED}},                                                       \
@@ -450,7 +453,9 @@ static int run_alone(void *context, uint64_t n, double *elapsed_ns) {
     {"map_info_" #N, #N " x mts_block + mts_tensormap + info_keys + free", "map", run_cycle,              \
      &(struct cycle_case){N, TIME_ALL_INFO, SHARED}},                                                       \
     {"map_set_info_" #N, #N " x mts_block + mts_tensormap + set_info + free", "map", run_cycle,           \
-     &(struct cycle_case){N, TIME_ALL_SET_INFO, SHARED}}
+     &(struct cycle_case){N, TIME_ALL_SET_INFO, SHARED}},                                                   \
+    {"map_read_in_go_" #N, #N " x mts_block + mts_tensormap + get_info (in Go) + free", "map", run_cycle, \
+     &(struct cycle_case){N, TIME_ALL_READ_IN_GO, SHARED}}
 
 /* mts_tensormap alone, and mts_tensormap_free alone of maps never used and of maps used once,
  * for N blocks of one setting (ID_SUFFIX and TEXT as in CYCLE_CASES). */
@@ -468,13 +473,13 @@ static int run_alone(void *context, uint64_t n, double *elapsed_ns) {
     {"map_free_read_in_go_" #N, "mts_tensormap_free alone, " #N " blocks, map read once in Go (get_info)",  \
      "map", run_alone, &(struct alone_case){N, ALONE_FREE_READ_IN_GO, SHARED}}
 
-/* The pipeline with gradients, with the last block's gradient read, or with one info entry set
- * (Go makes the map, its blocks and their gradients). */
+/* The pipeline with gradients, with the last block's gradient read, or with a read in Go (Go
+ * makes the map, its blocks and their gradients). */
 #define GRADIENT_READ_CASES(N)                                                                             \
     {"map_gradient_" #N, #N " x mts_block + gradient + mts_tensormap + block_by_id + gradient + free",     \
      "map", run_cycle, &(struct cycle_case){N, TIME_ALL_GRADIENT, GRADIENTS}},                              \
-    {"map_set_info_gradients_" #N, #N " x mts_block + gradient + mts_tensormap + set_info + free", "map",  \
-     run_cycle, &(struct cycle_case){N, TIME_ALL_SET_INFO, GRADIENTS}}
+    {"map_read_in_go_gradients_" #N, #N " x mts_block + gradient + mts_tensormap + get_info (in Go) + free", \
+     "map", run_cycle, &(struct cycle_case){N, TIME_ALL_READ_IN_GO, GRADIENTS}}
 
 /* The cases of CASES (CYCLE_CASES or ALONE_CASES) for N = 10 and 10,000 in every setting but the
  * base one. */

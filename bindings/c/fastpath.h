@@ -18,11 +18,12 @@
 #define MTSGO_FASTPATH_TENSORMAP 16u /* mts_tensormap, its free, blocks and keys (fastpath_tensormap.c) */
 #define MTSGO_FASTPATH_GRADIENT 32u  /* mts_block_add_gradient of blocks made in C (fastpath_gradient.c) */
 #define MTSGO_FASTPATH_READS 64u     /* reads of blocks and tensor maps made in C (fastpath_reads.c) */
+#define MTSGO_FASTPATH_INFO 128u     /* the info of tensor maps made in C (fastpath_info.c) */
 
 /* The fast paths switched on, read once when the library is loaded from the environment
  * variable MTSGO_FASTPATHS: a comma-separated list of words read in order from "all on":
  * "off" switches every fast path off, a name (labels, unique, block, release, tensormap, gradient,
- * reads) switches it on, "-name" off. So "off" gives the plain paths only, "-release" every fast
+ * reads, info) switches it on, "-name" off. So "off" gives the plain paths only, "-release" every fast
  * path but release, "off,block" the block fast path only. */
 extern unsigned mtsgo_fastpaths;
 
@@ -86,6 +87,11 @@ static inline int mtsgo_plain_text(const char *text) {
         }
     }
     return 1;
+}
+
+/* Tells whether a tensor map record is one made in C (fastpath_tensormap.c) that Go never saw. */
+static inline int mtsgo_unseen_c_tensormap(const struct mts_tensormap_t *tensor) {
+    return tensor->keys != NULL && __atomic_load_n(&tensor->record.handle, __ATOMIC_ACQUIRE) == 0;
 }
 
 /* Tells whether two labels have the same dimension names. */

@@ -1,11 +1,11 @@
 /* The reads fast path (fastpath.h): the functions that only read a block or a tensor map
  * made in C (fastpath_block.c, fastpath_tensormap.c) and not yet made in Go are answered from
  * the record, calling the values' callbacks exactly as Go would, so that reading a new tensor
- * map (its blocks' values, labels and gradients, its dtype, its device, its empty info) does
- * not make it in Go. Every other case, errors included, goes to the Go body before anything is
- * asked. A gradient handed out here is held by its block, so nothing is added to it in C: Go
- * makes it with its block first (blockOf). The generated wrappers (wrappers_gen.c) have
- * already rejected NULL arguments. */
+ * map (its blocks' values, labels and gradients, its dtype and device) does not make it in Go
+ * (nor does its info: fastpath_info.c). Every other case, errors included, goes to the Go body
+ * before anything is asked. A gradient handed out here is held by its block, so nothing is
+ * added to it in C: Go makes it with its block first (blockOf). The generated wrappers
+ * (wrappers_gen.c) have already rejected NULL arguments. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,17 +18,10 @@ static int c_block(const struct mts_block_t *block) {
            __atomic_load_n(&block->record.handle, __ATOMIC_ACQUIRE) == 0;
 }
 
-/* Tells whether a tensor map record is one made in C that Go never saw. Such a map has no
- * info: setting some is done in Go, which makes the map first. */
-static int c_tensormap(const struct mts_tensormap_t *tensor) {
-    return (mtsgo_fastpaths & MTSGO_FASTPATH_READS) && tensor->keys != NULL &&
-           __atomic_load_n(&tensor->record.handle, __ATOMIC_ACQUIRE) == 0;
-}
-
 /* The block whose values a tensor map made in C and never seen by Go describes: its first
  * one; NULL for any other tensor map. */
 static struct mts_block_t *c_tensormap_first(const struct mts_tensormap_t *tensor) {
-    return c_tensormap(tensor) ? tensor->blocks[0] : NULL;
+    return (mtsgo_fastpaths & MTSGO_FASTPATH_READS) && mtsgo_unseen_c_tensormap(tensor) ? tensor->blocks[0] : NULL;
 }
 
 /* The values' device and dtype, asked as the core asks them (Block.Device, Block.DType). A
@@ -137,24 +130,4 @@ mts_status_t mtsgo_c_tensormap_dtype(const struct mts_tensormap_t *tensor, DLDat
     struct mts_block_t *first = c_tensormap_first(tensor);
     return first != NULL && first->values.dtype != NULL ? values_dtype(first, dtype)
                          : mtsgo_tensormap_dtype((struct mts_tensormap_t *)tensor, dtype);
-}
-
-/* The info of a tensor map Go never saw is empty: no keys, and no value for any key, once the
- * key is known to be valid UTF-8 (plain ASCII here; Go checks any other). */
-mts_status_t mtsgo_c_tensormap_info_keys(const struct mts_tensormap_t *tensor, const char *const **keys,
-                                         uintptr_t *keys_count) {
-    if (!c_tensormap(tensor)) {
-        return mtsgo_tensormap_info_keys((struct mts_tensormap_t *)tensor, (char ***)keys, keys_count);
-    }
-    *keys = NULL;
-    *keys_count = 0;
-    return MTS_SUCCESS;
-}
-
-mts_status_t mtsgo_c_tensormap_get_info(const struct mts_tensormap_t *tensor, const char *key, const char **value) {
-    if (!c_tensormap(tensor) || !mtsgo_plain_text(key)) {
-        return mtsgo_tensormap_get_info((struct mts_tensormap_t *)tensor, (char *)key, (char **)value);
-    }
-    *value = NULL;
-    return MTS_SUCCESS;
 }

@@ -19,8 +19,9 @@ import (
 var materializingTensorMaps sync.Mutex
 
 // materializeTensorMap makes the core tensor map of a record made in C, once: its blocks
-// (materializeBlocks), then the map, from the checks C made without asking anything again.
-// The record keeps its keys and blocks (read in C) until it is freed.
+// (materializeBlocks), then the map, from the checks C made without asking anything again,
+// with the info set in C (cInfoOf). The record keeps its keys and blocks (read in C) until
+// it is freed.
 func materializeTensorMap(record *C.struct_mts_tensormap_t) (objectHandle, error) {
 	materializingTensorMaps.Lock()
 	defer materializingTensorMaps.Unlock()
@@ -52,9 +53,16 @@ func materializeTensorMap(record *C.struct_mts_tensormap_t) (objectHandle, error
 	if err != nil {
 		return 0, err
 	}
+	info, values, err := cInfoOf(record)
+	if err != nil {
+		return 0, err
+	}
 	tensor := core.NewCheckedTensorMapIn(&made.tensor, keys.labels, blocks)
+	*tensor.Info() = info
 	tensor.View().Attach(unsafe.Pointer(record))
 	made.object.tensor = tensor
+	made.object.values = values
+	takeCInfo(record)
 	handle := newHandle(&made.object)
 	atomic.StoreUintptr(tensorMapHandle(record), uintptr(handle))
 	return handle, nil

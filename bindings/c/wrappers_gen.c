@@ -615,6 +615,8 @@ struct mts_tensormap_t *mts_tensormap_keys_to_samples(const struct mts_tensormap
     return mtsgo_handle_of_result(result);
 }
 
+mts_status_t mtsgo_c_tensormap_set_info(struct mts_tensormap_t *tensor, const char *key, const char *value);
+
 mts_status_t mts_tensormap_set_info(struct mts_tensormap_t *tensor, const char *key, const char *value) {
     if (tensor == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for tensor");
@@ -629,7 +631,7 @@ mts_status_t mts_tensormap_set_info(struct mts_tensormap_t *tensor, const char *
     if (tensor_record == NULL) {
         return MTS_INVALID_PARAMETER_ERROR;
     }
-    return mtsgo_tensormap_set_info(tensor_record, (char *)key, (char *)value);
+    return mtsgo_c_tensormap_set_info(tensor_record, key, value);
 }
 
 mts_status_t mtsgo_c_tensormap_get_info(const struct mts_tensormap_t *tensor, const char *key, const char **value);

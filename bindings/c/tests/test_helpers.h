@@ -214,9 +214,9 @@ static inline mts_block_t *block_at(mts_tensormap_t *tensor, uintptr_t index) {
 }
 
 /* Reads `tensor` the way most operations start, by making it in our library's Go core: our
- * library answers the reads of a map made in C (its blocks, keys, dtype, device and empty
- * info) in C until something needs Go, and the info of a key that is not plain ASCII does (Go
- * checks it is UTF-8). The reference gives NULL for this key, as for any key not set. */
+ * library answers the reads of a map made in C (its blocks, keys, dtype, device and info) in
+ * C until something needs Go, and the info of a key that is not plain ASCII does (Go checks it
+ * is UTF-8). The reference gives NULL for this key, as for any key not set. */
 static inline int read_in_go_(const mts_tensormap_t *tensor) {
     const char *value = "not read";
     mts_status_t status = mts_tensormap_get_info(tensor, "cl\xc3\xa9", &value);

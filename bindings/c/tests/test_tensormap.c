@@ -1218,6 +1218,99 @@ static void test_info_of_new_maps(void) {
     CHECK_INT_EQ(ta_live(), live);
 }
 
+/* Info set on new tensor maps, which are then freed (stage 0), made in Go by a read (1), or
+ * given a key that is not ASCII (2): the entries keep their order and values, what was handed
+ * out stays valid (the value is handed out again), and the map takes more info, copies it,
+ * and frees it all. */
+static void test_info_set_on_new_maps(void) {
+    long live = ta_live();
+    for (int stage = 0; stage <= 2; stage++) {
+        mts_tensormap_t *tensor = simple_tensor(NULL);
+        CHECK_STATUS(mts_tensormap_set_info(tensor, "b", "first"), MTS_SUCCESS);
+        CHECK_STATUS(mts_tensormap_set_info(tensor, "a", "\xff\xfe"), MTS_SUCCESS);
+        CHECK_STATUS(mts_tensormap_set_info(tensor, "b", "second"), MTS_SUCCESS);
+        static const char *const order[] = {"b", "a"};
+        CHECK_INFO_KEYS(tensor, order, 2);
+        const char *const *listed = NULL;
+        uintptr_t count = 0;
+        CHECK_STATUS(mts_tensormap_info_keys(tensor, &listed, &count), MTS_SUCCESS);
+        const char *b = get_info(tensor, "b");
+        CHECK_STR_EQ(b, "second");
+        CHECK_STR_EQ(get_info(tensor, "a"), "\xff\xfe");
+        CHECK(get_info(tensor, "c") == NULL);
+        if (stage == 0) {
+            mts_tensormap_free(tensor);
+            continue;
+        }
+        if (stage == 1) {
+            READ_IN_GO(tensor);
+            CHECK_INT_EQ(count, 2);
+            CHECK(count == 2 && strcmp(listed[0], "b") == 0 && strcmp(listed[1], "a") == 0);
+            CHECK_INFO_KEYS(tensor, order, 2);
+        } else {
+            CHECK_STATUS(mts_tensormap_set_info(tensor, "\xc3\xa9t\xc3\xa9", "summer"), MTS_SUCCESS);
+            static const char *const more[] = {"b", "a", "\xc3\xa9t\xc3\xa9"};
+            CHECK_INFO_KEYS(tensor, more, 3);
+            CHECK_STR_EQ(get_info(tensor, "\xc3\xa9t\xc3\xa9"), "summer");
+        }
+        CHECK_STR_EQ(b, "second");
+        CHECK(get_info(tensor, "b") == b);
+        CHECK_STR_EQ(get_info(tensor, "a"), "\xff\xfe");
+        CHECK_STATUS(mts_tensormap_set_info(tensor, "b", "third"), MTS_SUCCESS);
+        CHECK_STATUS(mts_tensormap_set_info(tensor, "c", "new"), MTS_SUCCESS);
+        CHECK_STR_EQ(get_info(tensor, "b"), "third");
+        mts_tensormap_t *copy = mts_tensormap_copy(tensor);
+        CHECK(copy != NULL);
+        mts_tensormap_free(tensor);
+        CHECK_STR_EQ(get_info(copy, "b"), "third");
+        CHECK_STR_EQ(get_info(copy, "c"), "new");
+        CHECK_STR_EQ(get_info(copy, "a"), "\xff\xfe");
+        mts_tensormap_free(copy);
+    }
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* Threads reading the info of one new tensor map at once, one of them making it in Go
+ * first: all read the same value, at the same address. */
+struct info_reader {
+    mts_tensormap_t *tensor;
+    int in_go;
+    const char *value;
+    int ok;
+};
+
+static void *read_info(void *argument) {
+    struct info_reader *reader = argument;
+    pthread_barrier_wait(&readers_barrier);
+    reader->ok = !reader->in_go || read_in_go_(reader->tensor);
+    reader->value = get_info(reader->tensor, "k");
+    return NULL;
+}
+
+static void test_concurrent_reads_of_new_info(void) {
+    long live = ta_live();
+    for (int round = 0; round < 20; round++) {
+        mts_tensormap_t *tensor = simple_tensor(NULL);
+        CHECK_STATUS(mts_tensormap_set_info(tensor, "k", "v"), MTS_SUCCESS);
+        CHECK_INT_EQ(pthread_barrier_init(&readers_barrier, NULL, READERS), 0);
+        pthread_t threads[READERS];
+        struct info_reader readers[READERS];
+        for (int i = 0; i < READERS; i++) {
+            readers[i] = (struct info_reader){tensor, i == round % READERS, NULL, 0};
+            CHECK_INT_EQ(pthread_create(&threads[i], NULL, read_info, &readers[i]), 0);
+        }
+        for (int i = 0; i < READERS; i++) {
+            CHECK_INT_EQ(pthread_join(threads[i], NULL), 0);
+            CHECK(readers[i].ok);
+            CHECK_STR_EQ(readers[i].value, "v");
+            CHECK(readers[i].value == readers[0].value);
+        }
+        pthread_barrier_destroy(&readers_barrier);
+        mts_tensormap_free(tensor);
+    }
+    CHECK_INT_EQ(ta_live(), live);
+}
+
 /* ------------------------------------------------------------------------ */
 /* accessors and copies                                                     */
 
@@ -1653,6 +1746,8 @@ int main(void) {
     test_concurrent_frees();
     test_info();
     test_info_of_new_maps();
+    test_info_set_on_new_maps();
+    test_concurrent_reads_of_new_info();
     test_device_and_dtype();
     test_copy();
     test_components_to_properties();
