@@ -1,9 +1,9 @@
 /* The info fast path (fastpath.h): the info of a tensor map made in C that Go never saw is set
  * and read in C, in the record (struct mtsgo_c_info), so that naming a new map and reading its
- * info back do not make it in Go; Go takes the entries over when it makes the map
- * (cInfoOf, fastpath_info.go). Keys that are not plain ASCII go to Go, which checks that they
- * are UTF-8, as does every call on any other tensor map, and a set that runs out of memory.
- * The generated wrappers (wrappers_gen.c) have already rejected NULL arguments. */
+ * info back do not make it in Go; Go copies the entries when it makes the map (cInfoOf,
+ * fastpath_info.go). Keys that are not plain ASCII go to Go, which checks that they are
+ * UTF-8, as does every call on any other tensor map, and a set that runs out of memory. The
+ * generated wrappers (wrappers_gen.c) have already rejected NULL arguments. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,54 +25,64 @@ static intptr_t info_find(const struct mtsgo_c_info *info, const char *key) {
     return -1;
 }
 
-/* Makes room for one more entry; 0 when memory ran out, the entries unchanged. */
+/* Makes room for one more entry, moving the info to a larger allocation when full; 0 when
+ * memory ran out, the entries unchanged. */
 static int info_reserve(struct mtsgo_c_info **slot) {
-    if (*slot == NULL && (*slot = calloc(1, sizeof **slot)) == NULL) {
-        return 0;
-    }
     struct mtsgo_c_info *info = *slot;
-    if (info->count < info->capacity) {
+    if (info != NULL && info->count < info->capacity) {
         return 1;
     }
-    uintptr_t capacity = info->capacity == 0 ? 4 : 2 * info->capacity;
-    char **keys = realloc(info->keys, capacity * sizeof *keys);
-    if (keys == NULL) {
+    uintptr_t capacity = info == NULL ? 4 : 2 * info->capacity;
+    struct mtsgo_c_info *grown = malloc(sizeof *grown + 2 * capacity * sizeof(char *));
+    if (grown == NULL) {
         return 0;
     }
-    info->keys = keys;
-    char **values = realloc(info->values, capacity * sizeof *values);
-    if (values == NULL) {
-        return 0;
+    grown->count = info == NULL ? 0 : info->count;
+    grown->capacity = capacity;
+    grown->keys = grown->entries;
+    grown->values = grown->entries + capacity;
+    if (info != NULL) {
+        memcpy(grown->keys, info->keys, info->count * sizeof(char *));
+        memcpy(grown->values, info->values, info->count * sizeof(char *));
+        free(info);
     }
-    info->values = values;
-    info->capacity = capacity;
+    *slot = grown;
     return 1;
+}
+
+/* One allocation holding key then value (freed through the key); NULL when memory ran out. */
+static char *entry_new(const char *key, const char *value, char **value_out) {
+    size_t key_size = strlen(key) + 1, value_size = strlen(value) + 1;
+    char *entry = malloc(key_size + value_size);
+    if (entry != NULL) {
+        memcpy(entry, key, key_size);
+        memcpy(entry + key_size, value, value_size);
+        *value_out = entry + key_size;
+    }
+    return entry;
 }
 
 mts_status_t mtsgo_c_tensormap_set_info(struct mts_tensormap_t *tensor, const char *key, const char *value) {
     if (c_info_map(tensor) && mtsgo_plain_text(key)) {
         intptr_t found = info_find(tensor->c_info, key);
-        char *value_copy = strdup(value);
-        if (value_copy != NULL && found >= 0) {
-            /* the value get_info handed out for this key ends here */
-            free(tensor->c_info->values[found]);
-            tensor->c_info->values[found] = value_copy;
-            return MTS_SUCCESS;
-        }
-        char *key_copy = value_copy != NULL ? strdup(key) : NULL;
-        if (key_copy != NULL && info_reserve(&tensor->c_info)) {
+        char *entry_value = NULL;
+        char *entry = found >= 0 || info_reserve(&tensor->c_info) ? entry_new(key, value, &entry_value) : NULL;
+        if (entry != NULL) {
             struct mtsgo_c_info *info = tensor->c_info;
-            info->keys[info->count] = key_copy;
-            info->values[info->count] = value_copy;
-            info->count++;
-            /* a new key: the list of keys handed out so far ends here */
-            free((void *)tensor->info_keys);
-            tensor->info_keys = NULL;
-            tensor->info_keys_count = 0;
+            if (found >= 0) {
+                /* the value get_info handed out for this key ends here */
+                free(info->keys[found]);
+            } else {
+                found = (intptr_t)info->count++;
+                /* a new key: the list of keys handed out so far ends here */
+                free((void *)tensor->info_keys);
+                tensor->info_keys = NULL;
+                tensor->info_keys_count = 0;
+            }
+            info->keys[found] = entry;
+            info->values[found] = entry_value;
             return MTS_SUCCESS;
         }
-        free(key_copy);
-        free(value_copy);
     }
     return mtsgo_tensormap_set_info(tensor, (char *)key, (char *)value);
 }
@@ -113,13 +123,11 @@ mts_status_t mtsgo_c_tensormap_info_keys(const struct mts_tensormap_t *tensor, c
 }
 
 void mtsgo_c_info_free(struct mtsgo_c_info *info) {
-    for (uintptr_t i = 0; i < info->count; i++) {
-        free(info->keys[i]);
-        if (!info->values_taken) {
-            free(info->values[i]);
-        }
+    if (info == NULL) {
+        return;
     }
-    free(info->keys);
-    free(info->values);
+    for (uintptr_t i = 0; i < info->count; i++) {
+        free(info->keys[i]); /* with its value */
+    }
     free(info);
 }

@@ -10,34 +10,53 @@ import (
 )
 
 // The Go side of the info fast path (fastpath_info.c): the info set in C on a tensor map made
-// in C, taken over when Go makes the map.
+// in C, copied when Go makes the map. The record keeps the C entries until it is freed, so
+// that the values get_info handed out stay valid, and are handed out again while their key
+// keeps that value (cInfoValue).
 
-// cInfoOf gives the info set in C on a record made in C, in order, and the C strings of its
-// values, which get_info may have handed out: they stay valid until their key is set again, so
-// the Go tensor map keeps them (tensorMapObject.values) once takeCInfo marked them its own.
-func cInfoOf(record *C.struct_mts_tensormap_t) (core.Info, map[string]*C.char, error) {
+// cInfoOf gives the info set in C on a record made in C, in order.
+func cInfoOf(record *C.struct_mts_tensormap_t) (core.Info, error) {
 	var info core.Info
 	c := record.c_info
-	if c == nil || c.count == 0 {
-		return info, nil, nil
+	if c == nil {
+		return info, nil
 	}
-	keys := unsafe.Slice(c.keys, c.count)
 	values := unsafe.Slice(c.values, c.count)
-	strings := make(map[string]*C.char, len(keys))
-	for i, key := range keys {
-		text := C.GoString(key)
-		if err := info.Set(text, C.GoString(values[i])); err != nil {
-			return core.Info{}, nil, err // C set plain ASCII keys only: can not happen
+	for i, key := range unsafe.Slice(c.keys, c.count) {
+		if err := info.Set(C.GoString(key), C.GoString(values[i])); err != nil {
+			return core.Info{}, err // C set plain ASCII keys only: can not happen
 		}
-		strings[text] = values[i]
 	}
-	return info, strings, nil
+	return info, nil
 }
 
-// takeCInfo marks the values of the info set in C as the Go tensor map's: the record frees
-// only the keys.
-func takeCInfo(record *C.struct_mts_tensormap_t) {
-	if record.c_info != nil {
-		record.c_info.values_taken = 1
+// cInfoValue gives the C string of the value set in C for key when it is still value, else
+// nil.
+func cInfoValue(record *C.struct_mts_tensormap_t, key, value string) *C.char {
+	c := record.c_info
+	if c == nil {
+		return nil
 	}
+	values := unsafe.Slice(c.values, c.count)
+	for i, k := range unsafe.Slice(c.keys, c.count) {
+		if cStringIs(k, key) {
+			if cStringIs(values[i], value) {
+				return values[i]
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// cStringIs tells whether the NUL-terminated C string s holds exactly text (which has no NUL),
+// reading no byte past the first that differs.
+func cStringIs(s *C.char, text string) bool {
+	p := unsafe.Pointer(s)
+	for i := 0; i < len(text); i++ {
+		if *(*byte)(unsafe.Add(p, i)) != text[i] {
+			return false
+		}
+	}
+	return *(*byte)(unsafe.Add(p, len(text))) == 0
 }

@@ -34,10 +34,9 @@ func materializeTensorMap(record *C.struct_mts_tensormap_t) (objectHandle, error
 		return 0, err
 	}
 	blocks := core.InRoom(made.fewBlocks[:], len(slots))
-	if len(slots) > 0 && slots[0].lent != 0 {
+	if lent := &made.lent.batch; lent.handle != 0 {
 		// materializeBlocks lent every block just now, made in the slots' order (lendBlocks)
 		record.lends = 1
-		lent := objectHandle(slots[0].record.handle).Value().(*lentBlocks)
 		for i := range blocks {
 			blocks[i] = &lent.made[i].block
 		}
@@ -53,7 +52,7 @@ func materializeTensorMap(record *C.struct_mts_tensormap_t) (objectHandle, error
 	if err != nil {
 		return 0, err
 	}
-	info, values, err := cInfoOf(record)
+	info, err := cInfoOf(record)
 	if err != nil {
 		return 0, err
 	}
@@ -61,8 +60,6 @@ func materializeTensorMap(record *C.struct_mts_tensormap_t) (objectHandle, error
 	*tensor.Info() = info
 	tensor.View().Attach(unsafe.Pointer(record))
 	made.object.tensor = tensor
-	made.object.values = values
-	takeCInfo(record)
 	handle := newHandle(&made.object)
 	atomic.StoreUintptr(tensorMapHandle(record), uintptr(handle))
 	return handle, nil

@@ -305,22 +305,23 @@ struct mts_tensormap_t {
      * the blocks' records in C, Go reading none of them. */
     int release_lent;
     /* The info set in C on a tensor map made in C before Go made it (fastpath_info.c), or
-     * NULL; kept, unchanged, for the record's life once Go took it over. */
+     * NULL; kept, unchanged, for the record's life once Go copied it. */
     struct mtsgo_c_info *c_info;
 };
 
 /* The info of a tensor map made in C, set in C: keys[i] has values[i], in the order the keys
- * were first set, each string malloc'd. When Go makes the tensor map, it copies the entries
- * and takes the values over (values_taken), as the strings get_info handed out stay valid
- * until their key is set again; the keys and the arrays go with the record. */
+ * were first set; each key and its value share one allocation, freed through the key, and
+ * both lists live in `entries` (capacity keys, then capacity values). When Go makes the
+ * tensor map it copies the entries, and hands out a value's string again while its key keeps
+ * that value: the strings go with the record. */
 struct mtsgo_c_info {
     uintptr_t count, capacity;
     char **keys;
     char **values;
-    int values_taken;
+    char *entries[];
 };
 
-/* Frees the info of a record (mtsgo_tensormap_record_free): the values too unless Go took them. */
+/* Frees the info of a record (mtsgo_tensormap_record_free), when there is one. */
 void mtsgo_c_info_free(struct mtsgo_c_info *info);
 
 /* Destroys an array (through its destroy member, when set) and frees the struct itself,

@@ -107,9 +107,7 @@ void mtsgo_block_record_free(struct mts_block_t *record) {
 mts_status_t mtsgo_tensormap_record_free(struct mts_tensormap_t *record) {
     mtsgo_handle_end(&record->record);
     free((void *)record->info_keys);
-    if (record->c_info != NULL) {
-        mtsgo_c_info_free(record->c_info);
-    }
+    mtsgo_c_info_free(record->c_info);
     struct mts_labels_t *keys = record->keys;
     free(record);
     return keys != NULL ? mtsgo_labels_unhold(keys, 1) : MTS_SUCCESS;

@@ -205,6 +205,10 @@ func implTensormapGetInfo(record *C.struct_mts_tensormap_t, key *C.char, value *
 	defer listsLock.Unlock()
 	cached, ok := object.values[keyText]
 	if !ok {
+		if set := cInfoValue(record, keyText, text); set != nil {
+			storeOut(value, set) // still the value set in C, which the record keeps
+			return nil
+		}
 		cached = C.CString(text)
 		if object.values == nil {
 			object.values = make(map[string]*C.char)
