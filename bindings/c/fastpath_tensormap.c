@@ -96,7 +96,7 @@ struct mts_tensormap_t *mtsgo_c_tensormap(const struct mts_labels_t *keys, struc
         }
         return NULL;
     }
-    struct mts_tensormap_t *tensor = calloc(1, sizeof(struct mts_tensormap_t) + count * sizeof(struct mts_block_t *));
+    struct mts_tensormap_t *tensor = mtsgo_tensormap_record_new(count);
     if (tensor == NULL) {
         /* Everything agreed: Go words the lack of memory; the blocks stay with the caller. */
         mtsgo_tensormap_refused(&asked);
@@ -106,8 +106,6 @@ struct mts_tensormap_t *mtsgo_c_tensormap(const struct mts_labels_t *keys, struc
     tensor->record.magic = MTSGO_TENSORMAP_MAGIC;
     mtsgo_labels_hold(go_keys);
     tensor->keys = go_keys;
-    tensor->blocks = (struct mts_block_t **)(tensor + 1);
-    tensor->blocks_count = count;
     for (uintptr_t i = 0; i < count; i++) {
         tensor->blocks[i] = blocks[i];
         blocks[i] = NULL;

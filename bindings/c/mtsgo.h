@@ -163,6 +163,15 @@ mts_status_t mtsgo_give_handle(void **slot);
 /* Marks blocks as belonging to a tensor map or a block from now on, and ends their handles. */
 void mtsgo_blocks_given(struct mts_block_t *const *blocks, uintptr_t count);
 
+/* Tensor map records of up to this many blocks all have room for this many, and are recycled
+ * (records.c). */
+#define MTSGO_POOLED_MAP_BLOCKS 4
+
+/* A zeroed tensor map record with room for `count` blocks, `blocks` pointing at it (NULL for
+ * none) and `blocks_count` set to `count`, which never changes (the record's size follows from
+ * it); NULL when out of memory. */
+struct mts_tensormap_t *mtsgo_tensormap_record_new(uintptr_t count);
+
 /* A zeroed tensor map record, allocated then marking `blocks` (none for a map the core built) as
  * given to it (mtsgo_blocks_given), in one call from Go; NULL when out of memory, the blocks left
  * as they were. */
@@ -294,7 +303,7 @@ struct mts_tensormap_t {
      * one C reference, and the blocks, in the record's allocation. */
     struct mts_labels_t *keys;
     struct mts_block_t **blocks;
-    uintptr_t blocks_count;
+    uintptr_t blocks_count; /* never changes: mtsgo_tensormap_record_new sized the record by it */
     /* Set by mts_tensormap_free's fast path just before it calls Go, which takes it: where Go
      * leaves the releases for C to do once it returned (fastpath_release.c). */
     struct mtsgo_deferred_release *deferred;

@@ -11,77 +11,116 @@ void mtsgo_array_release(struct mts_array_t *array) {
     free(array);
 }
 
-/* Block records are recycled: building and freeing tensor maps spent about a fifth of its time
- * in calloc and free for them (map_cycle_bench). Each thread keeps up to POOLED_RECORDS of the
- * records it freed (about 3.5 MiB at most) for the next blocks it makes; further ones go back
- * to malloc, and a thread's pool is freed when the thread exits. Under AddressSanitizer no
- * record is kept, so that a use after free is still caught. */
+/* Records are recycled: building and freeing tensor maps spent about a fifth of its time in
+ * calloc and free for block records (map_cycle_bench), and a small map's free a third of its
+ * time in free for its own record (glibc's free takes a lock-prefixed exchange once a process
+ * has threads, as every process with Go has). Each thread keeps up to POOLED_BLOCKS of the
+ * block records it freed (about 3.5 MiB at most) and POOLED_MAPS of the records of tensor maps
+ * of up to MTSGO_POOLED_MAP_BLOCKS blocks (about 0.5 MiB), which all have room for that many,
+ * for the next ones it makes; further ones go back to malloc, and a thread's pools are freed
+ * when the thread exits. Under AddressSanitizer no record is kept, so that a use after free
+ * is still caught. */
 #if defined(__SANITIZE_ADDRESS__)
-#define POOLED_RECORDS 0
+#define POOLED_BLOCKS 0
+#define POOLED_MAPS 0
 #else
-#define POOLED_RECORDS 16384
+#define POOLED_BLOCKS 16384
+#define POOLED_MAPS 4096
 #endif
+
+/* The size of a pooled tensor map record, with its room for blocks. */
+#define POOLED_MAP_SIZE (sizeof(struct mts_tensormap_t) + MTSGO_POOLED_MAP_BLOCKS * sizeof(struct mts_block_t *))
 
 struct record_pool {
     unsigned count;
-    struct mts_block_t *records[];
+    void *records[];
 };
 
-static _Thread_local struct record_pool *pool; /* malloc'd on the first free */
-static pthread_key_t pool_key;
-static pthread_once_t pool_key_once = PTHREAD_ONCE_INIT;
+/* The calling thread's pools, malloc'd on its first free of each kind. */
+static _Thread_local struct record_pool *block_pool, *map_pool;
+static pthread_key_t pools_key;
+static pthread_once_t pools_key_once = PTHREAD_ONCE_INIT;
 
-static void free_pool(void *unused) {
+static void free_pool(struct record_pool **pool) {
+    if (*pool == NULL) {
+        return;
+    }
+    for (unsigned i = 0; i < (*pool)->count; i++) {
+        free((*pool)->records[i]);
+    }
+    free(*pool);
+    *pool = NULL;
+}
+
+static void free_pools(void *unused) {
     (void)unused;
-    for (unsigned i = 0; i < pool->count; i++) {
-        free(pool->records[i]);
-    }
-    free(pool);
-    pool = NULL;
+    free_pool(&block_pool);
+    free_pool(&map_pool);
 }
 
-static void create_pool_key(void) {
-    pthread_key_create(&pool_key, free_pool);
+static void create_pools_key(void) {
+    pthread_key_create(&pools_key, free_pools);
 }
 
-/* The calling thread's pool, made when needed; NULL when out of memory or there is none. */
-static struct record_pool *thread_pool(void) {
-    if (pool == NULL && POOLED_RECORDS > 0) {
-        pthread_once(&pool_key_once, create_pool_key);
-        pool = malloc(sizeof(struct record_pool) + POOLED_RECORDS * sizeof(struct mts_block_t *));
-        if (pool != NULL) {
-            pool->count = 0;
-            /* the key's value only marks the thread: free_pool reads the thread's own pool */
-            pthread_setspecific(pool_key, pool);
-        }
+/* Makes the calling thread's pool of `capacity` records; NULL when out of memory or there is
+ * none. Out of line: once per thread. */
+static __attribute__((noinline)) struct record_pool *make_pool(struct record_pool **pool, unsigned capacity) {
+    if (capacity == 0) {
+        return NULL;
     }
-    return pool;
+    pthread_once(&pools_key_once, create_pools_key);
+    *pool = malloc(sizeof(struct record_pool) + capacity * sizeof(void *));
+    if (*pool != NULL) {
+        (*pool)->count = 0;
+        /* the key's value only marks the thread: free_pools reads the thread's own pools */
+        pthread_setspecific(pools_key, *pool);
+    }
+    return *pool;
+}
+
+/* Keeps a freed record in the calling thread's pool of `capacity` records, made when needed;
+ * 0 when the pool is full, out of memory or there is none: free it then. */
+static inline int keep_record(struct record_pool **pool, unsigned capacity, void *record) {
+    struct record_pool *kept = *pool != NULL ? *pool : make_pool(pool, capacity);
+    if (kept == NULL || kept->count >= capacity) {
+        return 0;
+    }
+    kept->records[kept->count++] = record;
+    return 1;
+}
+
+/* A record from the calling thread's pool, or NULL when it has none. */
+static inline void *pooled_record(struct record_pool *pool) {
+    return pool != NULL && pool->count > 0 ? pool->records[--pool->count] : NULL;
 }
 
 /* Words of 16 bytes that may alias anything, for zero_record. */
 typedef uint64_t zero_words __attribute__((vector_size(16), aligned(8), may_alias));
 
-/* Zeroes a recycled record with plain vector stores, where memset of its 248 bytes compiles to
- * `rep stos`, whose start-up cost the stores that fill the record next wait for (a tenth of
- * mts_block's time). Not turned back into memset (no loop distribution). */
-__attribute__((optimize("no-tree-loop-distribute-patterns"))) static inline void zero_record(
-    struct mts_block_t *record) {
-    _Static_assert(sizeof(*record) % sizeof(uint64_t) == 0, "block records are whole words");
+/* Zeroes a recycled record of `size` bytes (a constant once inlined) with plain vector
+ * stores, where memset of a block record's 248 bytes compiles to `rep stos`, whose start-up
+ * cost the stores that fill the record next wait for (a tenth of mts_block's time). Not
+ * turned back into memset (no loop distribution). */
+__attribute__((optimize("no-tree-loop-distribute-patterns"))) static inline void zero_record(void *record,
+                                                                                            size_t size) {
     char *bytes = (char *)record;
     uintptr_t at = 0;
 #pragma GCC unroll 16
-    for (; at + sizeof(zero_words) <= sizeof(*record); at += sizeof(zero_words)) {
+    for (; at + sizeof(zero_words) <= size; at += sizeof(zero_words)) {
         *(zero_words *)(bytes + at) = (zero_words){0, 0};
     }
-    if (at < sizeof(*record)) {
+    if (at < size) {
         *(uint64_t *)(void *)(bytes + at) = 0;
     }
 }
 
+_Static_assert(sizeof(struct mts_block_t) % sizeof(uint64_t) == 0, "block records are whole words");
+_Static_assert(POOLED_MAP_SIZE % sizeof(uint64_t) == 0, "tensor map records are whole words");
+
 struct mts_block_t *mtsgo_block_record_new(void) {
-    if (pool != NULL && pool->count > 0) {
-        struct mts_block_t *record = pool->records[--pool->count];
-        zero_record(record);
+    struct mts_block_t *record = pooled_record(block_pool);
+    if (record != NULL) {
+        zero_record(record, sizeof(*record));
         return record;
     }
     return calloc(1, sizeof(struct mts_block_t));
@@ -96,12 +135,28 @@ void mtsgo_block_record_free(struct mts_block_t *record) {
     if (record->c_gradients != NULL) {
         mtsgo_c_gradients_forget(record);
     }
-    struct record_pool *kept = thread_pool();
-    if (kept != NULL && kept->count < POOLED_RECORDS) {
-        kept->records[kept->count++] = record;
-        return;
+    if (!keep_record(&block_pool, POOLED_BLOCKS, record)) {
+        free(record);
     }
-    free(record);
+}
+
+struct mts_tensormap_t *mtsgo_tensormap_record_new(uintptr_t count) {
+    struct mts_tensormap_t *record;
+    if (count <= MTSGO_POOLED_MAP_BLOCKS) {
+        record = pooled_record(map_pool);
+        if (record != NULL) {
+            zero_record(record, POOLED_MAP_SIZE);
+        } else {
+            record = calloc(1, POOLED_MAP_SIZE);
+        }
+    } else {
+        record = calloc(1, sizeof(struct mts_tensormap_t) + count * sizeof(struct mts_block_t *));
+    }
+    if (record != NULL) {
+        record->blocks = count > 0 ? (struct mts_block_t **)(record + 1) : NULL;
+        record->blocks_count = count;
+    }
+    return record;
 }
 
 mts_status_t mtsgo_tensormap_record_free(struct mts_tensormap_t *record) {
@@ -109,7 +164,9 @@ mts_status_t mtsgo_tensormap_record_free(struct mts_tensormap_t *record) {
     free((void *)record->info_keys);
     mtsgo_c_info_free(record->c_info);
     struct mts_labels_t *keys = record->keys;
-    free(record);
+    if (record->blocks_count > MTSGO_POOLED_MAP_BLOCKS || !keep_record(&map_pool, POOLED_MAPS, record)) {
+        free(record);
+    }
     return keys != NULL ? mtsgo_labels_unhold(keys, 1) : MTS_SUCCESS;
 }
 
@@ -121,7 +178,7 @@ void mtsgo_blocks_given(struct mts_block_t *const *blocks, uintptr_t count) {
 }
 
 struct mts_tensormap_t *mtsgo_tensormap_record_taking(struct mts_block_t *const *blocks, uintptr_t count) {
-    struct mts_tensormap_t *record = calloc(1, sizeof(struct mts_tensormap_t));
+    struct mts_tensormap_t *record = mtsgo_tensormap_record_new(0);
     if (record != NULL) {
         mtsgo_blocks_given(blocks, count);
     }

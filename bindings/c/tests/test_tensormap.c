@@ -1270,6 +1270,52 @@ static void test_info_set_on_new_maps(void) {
     CHECK_INT_EQ(ta_live(), live);
 }
 
+/* Tensor maps of 1 to 6 blocks made right after others of as many blocks were freed (ours may
+ * make them in the freed ones' memory): each has its own keys, blocks and info, none of the
+ * freed one's, whether Go made the freed one or not. */
+static void test_maps_made_after_frees(void) {
+    long live = ta_live();
+    for (uintptr_t count = 1; count <= 6; count++) {
+        for (int round = 0; round < 4; round++) {
+            const mts_labels_t *keys = range_from(NAMES_K, (int32_t)round, count, TA_CPU);
+            struct test_array *values[6];
+            mts_block_t *blocks[6];
+            for (uintptr_t i = 0; i < count; i++) {
+                blocks[i] = simple_block((double)i, &values[i]);
+            }
+            mts_tensormap_t *tensor = mts_tensormap(keys, blocks, count);
+            CHECK(tensor != NULL);
+            mts_labels_free(keys);
+            CHECK_INFO_KEYS(tensor, NULL, 0);
+            CHECK(get_info(tensor, "round") == NULL);
+            const mts_labels_t *own_keys = mts_tensormap_keys(tensor);
+            int32_t expected[6];
+            for (uintptr_t i = 0; i < count; i++) {
+                expected[i] = round + (int32_t)i;
+            }
+            CHECK_LABELS(own_keys, NAMES_K, 1, expected, count);
+            mts_labels_free(own_keys);
+            for (uintptr_t i = 0; i < count; i++) {
+                mts_array_t data = {0};
+                CHECK_STATUS(mts_block_data(block_at(tensor, i), &data), MTS_SUCCESS);
+                CHECK(ta_cast(data.ptr) == values[i]);
+            }
+            mts_block_t *past = NULL;
+            CHECK_STATUS(mts_tensormap_block_by_id(tensor, &past, count), MTS_INVALID_PARAMETER_ERROR);
+            /* the next round's map follows a map with info, read in Go every other round */
+            CHECK_STATUS(mts_tensormap_set_info(tensor, "round", round % 2 == 0 ? "even" : "odd"),
+                         MTS_SUCCESS);
+            if (round % 2 == 1) {
+                READ_IN_GO(tensor);
+            }
+            static const char *const listed[] = {"round"};
+            CHECK_INFO_KEYS(tensor, listed, 1);
+            CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
+        }
+    }
+    CHECK_INT_EQ(ta_live(), live);
+}
+
 /* Threads reading the info of one new tensor map at once, one of them making it in Go
  * first: all read the same value, at the same address. */
 struct info_reader {
@@ -1747,6 +1793,7 @@ int main(void) {
     test_info();
     test_info_of_new_maps();
     test_info_set_on_new_maps();
+    test_maps_made_after_frees();
     test_concurrent_reads_of_new_info();
     test_device_and_dtype();
     test_copy();
