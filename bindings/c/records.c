@@ -15,7 +15,7 @@ void mtsgo_array_release(struct mts_array_t *array) {
  * calloc and free for block records (map_cycle_bench), and a small map's free a third of its
  * time in free for its own record (glibc's free takes a lock-prefixed exchange once a process
  * has threads, as every process with Go has). Each thread keeps up to POOLED_BLOCKS of the
- * block records it freed (about 3.5 MiB at most) and POOLED_MAPS of the records of tensor maps
+ * block records it freed (about 4 MiB at most) and POOLED_MAPS of the records of tensor maps
  * of up to MTSGO_POOLED_MAP_BLOCKS blocks (about 0.5 MiB), which all have room for that many,
  * for the next ones it makes; further ones go back to malloc, and a thread's pools are freed
  * when the thread exits. Under AddressSanitizer no record is kept, so that a use after free
