@@ -62,27 +62,36 @@ static char *entry_new(const char *key, const char *value, char **value_out) {
     return entry;
 }
 
+/* Sets key to value in the info kept in C; 0 when memory ran out, the info unchanged. */
+static int info_set(struct mts_tensormap_t *tensor, const char *key, const char *value) {
+    intptr_t found = info_find(tensor->c_info, key);
+    if (found < 0 && !info_reserve(&tensor->c_info)) {
+        return 0;
+    }
+    char *entry_value = NULL;
+    char *entry = entry_new(key, value, &entry_value);
+    if (entry == NULL) {
+        return 0;
+    }
+    struct mtsgo_c_info *info = tensor->c_info;
+    if (found >= 0) {
+        /* the value get_info handed out for this key ends here */
+        free(info->keys[found]);
+    } else {
+        found = (intptr_t)info->count++;
+        /* a new key: the list of keys handed out so far ends here */
+        free((void *)tensor->info_keys);
+        tensor->info_keys = NULL;
+        tensor->info_keys_count = 0;
+    }
+    info->keys[found] = entry;
+    info->values[found] = entry_value;
+    return 1;
+}
+
 mts_status_t mtsgo_c_tensormap_set_info(struct mts_tensormap_t *tensor, const char *key, const char *value) {
-    if (c_info_map(tensor) && mtsgo_plain_text(key)) {
-        intptr_t found = info_find(tensor->c_info, key);
-        char *entry_value = NULL;
-        char *entry = found >= 0 || info_reserve(&tensor->c_info) ? entry_new(key, value, &entry_value) : NULL;
-        if (entry != NULL) {
-            struct mtsgo_c_info *info = tensor->c_info;
-            if (found >= 0) {
-                /* the value get_info handed out for this key ends here */
-                free(info->keys[found]);
-            } else {
-                found = (intptr_t)info->count++;
-                /* a new key: the list of keys handed out so far ends here */
-                free((void *)tensor->info_keys);
-                tensor->info_keys = NULL;
-                tensor->info_keys_count = 0;
-            }
-            info->keys[found] = entry;
-            info->values[found] = entry_value;
-            return MTS_SUCCESS;
-        }
+    if (c_info_map(tensor) && mtsgo_plain_text(key) && info_set(tensor, key, value)) {
+        return MTS_SUCCESS;
     }
     return mtsgo_tensormap_set_info(tensor, (char *)key, (char *)value);
 }

@@ -12,7 +12,7 @@ void mtsgo_array_release(struct mts_array_t *array) {
 }
 
 /* Records are recycled: building and freeing tensor maps spent about a fifth of its time in
- * calloc and free for block records (map_cycle_bench), and a small map's free a third of its
+ * calloc and free for block records (map_cycle_bench), and a small map's free a fifth of its
  * time in free for its own record (glibc's free takes a lock-prefixed exchange once a process
  * has threads, as every process with Go has). Each thread keeps up to POOLED_BLOCKS of the
  * block records it freed (about 4 MiB at most) and POOLED_MAPS of the records of tensor maps
@@ -141,16 +141,12 @@ void mtsgo_block_record_free(struct mts_block_t *record) {
 }
 
 struct mts_tensormap_t *mtsgo_tensormap_record_new(uintptr_t count) {
-    struct mts_tensormap_t *record;
-    if (count <= MTSGO_POOLED_MAP_BLOCKS) {
-        record = pooled_record(map_pool);
-        if (record != NULL) {
-            zero_record(record, POOLED_MAP_SIZE);
-        } else {
-            record = calloc(1, POOLED_MAP_SIZE);
-        }
+    uintptr_t room = count > MTSGO_POOLED_MAP_BLOCKS ? count : MTSGO_POOLED_MAP_BLOCKS;
+    struct mts_tensormap_t *record = room == MTSGO_POOLED_MAP_BLOCKS ? pooled_record(map_pool) : NULL;
+    if (record != NULL) {
+        zero_record(record, POOLED_MAP_SIZE);
     } else {
-        record = calloc(1, sizeof(struct mts_tensormap_t) + count * sizeof(struct mts_block_t *));
+        record = calloc(1, sizeof(struct mts_tensormap_t) + room * sizeof(struct mts_block_t *));
     }
     if (record != NULL) {
         record->blocks = count > 0 ? (struct mts_block_t **)(record + 1) : NULL;
