@@ -110,6 +110,15 @@ static inline int mtsgo_same_names(const struct mts_labels_t *a, const struct mt
     return 1;
 }
 
+/* Labels that Go made whose last C reference a tensor map's free dropped before calling Go
+ * (mtsgo_lent_labels_drop), for Go to release with the map instead of being called for each;
+ * past the first MTSGO_DYING_LABELS, each is released at once, with a call into Go. */
+#define MTSGO_DYING_LABELS 16
+struct mtsgo_dying_labels {
+    struct mts_labels_t *labels[MTSGO_DYING_LABELS];
+    uintptr_t count;
+};
+
 /* References to labels dropped together: the blocks of a tensor map usually share their
  * samples and properties, and a run of blocks sharing labels drops its references in one
  * atomic operation. Position: 0 for samples, 1 + i for component i, the last for properties. */
@@ -119,6 +128,8 @@ struct mtsgo_labels_runs {
      * starting runs writes two words, not the whole struct (once per block freed alone). */
     uint32_t active;
     mts_status_t status; /* the first failure of a release */
+    /* When not NULL, labels that Go made and whose last reference goes are left there. */
+    struct mtsgo_dying_labels *dying;
     struct mts_labels_t *labels[MTSGO_LABELS_POSITIONS];
     uint64_t count[MTSGO_LABELS_POSITIONS];
 };
@@ -127,6 +138,7 @@ struct mtsgo_labels_runs {
 static inline void mtsgo_labels_runs_start(struct mtsgo_labels_runs *runs) {
     runs->active = 0;
     runs->status = MTS_SUCCESS;
+    runs->dying = NULL;
 }
 
 /* Drops what the runs hold; returns the first failure of all the releases. */
@@ -135,6 +147,17 @@ mts_status_t mtsgo_labels_runs_flush(struct mtsgo_labels_runs *runs);
 /* Releases a block made in C that Go never saw, as Go's Block.Free would, whoever holds it;
  * its labels references go to `runs` when not NULL (flushed by the caller), else are dropped. */
 mts_status_t mtsgo_c_block_release(struct mts_block_t *block, struct mtsgo_labels_runs *runs);
+
+/* Drops the labels references of the records of a tensor map Go made whose blocks all lend
+ * (with their gradients'), in runs, leaving in `dying` the labels Go made that lost their last
+ * reference (labels Go never saw are released at once); sets the record's labels_dropped.
+ * Gives the first failure of a release made at once. */
+mts_status_t mtsgo_lent_labels_drop(struct mts_tensormap_t *tensor, struct mtsgo_dying_labels *dying);
+
+/* Releases a lent block record whose labels references were dropped already
+ * (mtsgo_lent_labels_drop), and its gradients' records alike: mtsgo_c_block_release without
+ * the labels. */
+void mtsgo_lent_block_release(struct mts_block_t *block);
 
 /* Releases what labels made in C and never seen by Go hold (mtsgo_labels_unhold). */
 void mtsgo_fastpath_labels_dispose(struct mts_labels_t *labels);
@@ -216,7 +239,8 @@ struct mtsgo_tensormap_asked {
  * the structs (mtsgo_array_release) whose address is marked MTSGO_RELEASE_OWNED and zeroing
  * the others, frees the block records at blocks[0..blocks_count), then, when the tensor map
  * record's release_lent is set, its blocks' records with what they keep (as
- * mtsgo_c_block_release does), then releases in order the labels' arrays (marked as those)
+ * mtsgo_c_block_release does, or mtsgo_lent_block_release when the record's labels_dropped
+ * is set), then releases in order the labels' arrays (marked as those)
  * and records (marked MTSGO_RELEASE_LABELS, disposed) at labels[0..labels_count), and last
  * frees the tensor map record (when not NULL). Gives the status of the first labels release
  * that failed. */
@@ -239,6 +263,9 @@ struct mtsgo_deferred_release {
     uintptr_t arrays_count, blocks_count, labels_count;
     struct mts_tensormap_t *tensormap;
     int ready;
+    /* Whatever the map's size, the labels the fast path's mtsgo_lent_labels_drop left for Go
+     * to release (when the record's labels_dropped is set). */
+    struct mtsgo_dying_labels dying;
 };
 
 #endif

@@ -153,7 +153,18 @@ mts_status_t mtsgo_c_block_free(struct mts_block_t *block) {
 
 /* Drops the references of the run at `position`. */
 static void runs_end(struct mtsgo_labels_runs *runs, uintptr_t position) {
-    mts_status_t status = mtsgo_labels_unhold(runs->labels[position], runs->count[position]);
+    struct mts_labels_t *labels = runs->labels[position];
+    mts_status_t status = MTS_SUCCESS;
+    if (runs->dying == NULL) {
+        status = mtsgo_labels_unhold(labels, runs->count[position]);
+    } else if (MTSGO_REFERENCES(__atomic_sub_fetch(&labels->references, runs->count[position], __ATOMIC_ACQ_REL)) == 0) {
+        struct mtsgo_dying_labels *dying = runs->dying;
+        if (__atomic_load_n(&labels->record.handle, __ATOMIC_ACQUIRE) != 0 && dying->count < MTSGO_DYING_LABELS) {
+            dying->labels[dying->count++] = labels;
+        } else {
+            status = mtsgo_labels_release_unheld(labels);
+        }
+    }
     runs->status = runs->status != MTS_SUCCESS ? runs->status : status;
 }
 
@@ -189,24 +200,55 @@ mts_status_t mtsgo_labels_runs_flush(struct mtsgo_labels_runs *runs) {
     return runs->status;
 }
 
-/* mtsgo_c_block_release with runs: the block's labels references go to them. */
+/* Adds a record's labels references to the runs. */
+static void runs_add_labels(struct mtsgo_labels_runs *runs, const struct mts_block_t *block) {
+    runs_add(runs, 0, block->samples);
+    for (uintptr_t i = 0; i < block->components_count; i++) {
+        runs_add(runs, 1 + i, block->components[i]);
+    }
+    runs_add(runs, MTSGO_LABELS_POSITIONS - 1, block->properties);
+}
+
+/* mtsgo_c_block_release with runs: the block's labels references go to them; or, when runs
+ * is NULL, they were dropped already (mtsgo_lent_block_release), and its gradients' too. */
 static mts_status_t release_into_runs(struct mts_block_t *block, struct mtsgo_labels_runs *runs) {
     /* Go never saw it: release what it holds in the order Go's Block.Free does (gradients,
      * values, labels). */
     block->record.magic = MTSGO_FREED_MAGIC;
     mts_status_t status = MTS_SUCCESS;
     for (struct mtsgo_c_gradient *g = block->c_gradients; g != NULL; g = g->next) {
-        mts_status_t released = mtsgo_c_block_release(g->block, NULL);
+        mts_status_t released = runs != NULL ? mtsgo_c_block_release(g->block, NULL) : release_into_runs(g->block, NULL);
         status = status != MTS_SUCCESS ? status : released;
     }
     mtsgo_array_destroy(&block->values);
-    runs_add(runs, 0, block->samples);
-    for (uintptr_t i = 0; i < block->components_count; i++) {
-        runs_add(runs, 1 + i, block->components[i]);
+    if (runs != NULL) {
+        runs_add_labels(runs, block);
     }
-    runs_add(runs, MTSGO_LABELS_POSITIONS - 1, block->properties);
     mtsgo_block_record_free(block);
     return status;
+}
+
+void mtsgo_lent_block_release(struct mts_block_t *block) {
+    release_into_runs(block, NULL);
+}
+
+mts_status_t mtsgo_lent_labels_drop(struct mts_tensormap_t *tensor, struct mtsgo_dying_labels *dying) {
+    /* the gradients in runs of their own: their samples are theirs */
+    struct mtsgo_labels_runs blocks, gradients;
+    mtsgo_labels_runs_start(&blocks);
+    mtsgo_labels_runs_start(&gradients);
+    blocks.dying = gradients.dying = dying;
+    for (uintptr_t i = 0; i < tensor->blocks_count; i++) {
+        const struct mts_block_t *block = tensor->blocks[i];
+        for (const struct mtsgo_c_gradient *g = block->c_gradients; g != NULL; g = g->next) {
+            runs_add_labels(&gradients, g->block);
+        }
+        runs_add_labels(&blocks, block);
+    }
+    mts_status_t status = mtsgo_labels_runs_flush(&gradients);
+    mts_status_t dropped = mtsgo_labels_runs_flush(&blocks);
+    tensor->labels_dropped = 1;
+    return status != MTS_SUCCESS ? status : dropped;
 }
 
 mts_status_t mtsgo_c_block_release(struct mts_block_t *block, struct mtsgo_labels_runs *runs) {

@@ -32,7 +32,11 @@ mts_status_t mtsgo_release_tensormap(const uintptr_t *arrays, uintptr_t arrays_c
         struct mtsgo_labels_runs runs;
         mtsgo_labels_runs_start(&runs);
         for (uintptr_t i = 0; i < tensormap->blocks_count; i++) {
-            mtsgo_c_block_release(tensormap->blocks[i], &runs);
+            if (tensormap->labels_dropped) {
+                mtsgo_lent_block_release(tensormap->blocks[i]);
+            } else {
+                mtsgo_c_block_release(tensormap->blocks[i], &runs);
+            }
         }
         status = mtsgo_labels_runs_flush(&runs);
     }

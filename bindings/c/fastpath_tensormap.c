@@ -117,8 +117,16 @@ mts_status_t mtsgo_c_tensormap_free(struct mts_tensormap_t *tensor) {
     if (__atomic_load_n(&tensor->record.handle, __ATOMIC_ACQUIRE) != 0) {
         struct mtsgo_deferred_release deferred;
         deferred.ready = 0;
+        deferred.dying.count = 0;
+        /* The labels references of records that all lend are dropped here, where C would drop
+         * them after Go returned and call Go back for each labels Go made that went with them. */
+        mts_status_t dropped = MTS_SUCCESS;
+        if ((mtsgo_fastpaths & MTSGO_FASTPATH_RELEASE) && tensor->lends) {
+            dropped = mtsgo_lent_labels_drop(tensor, &deferred.dying);
+        }
         tensor->deferred = &deferred;
         mts_status_t status = mtsgo_tensormap_free(tensor);
+        status = dropped != MTS_SUCCESS ? dropped : status;
         if (deferred.ready) {
             mts_status_t released =
                 mtsgo_release_tensormap(deferred.arrays, deferred.arrays_count, deferred.blocks,

@@ -37,6 +37,7 @@ func materializeTensorMap(record *C.struct_mts_tensormap_t) (objectHandle, error
 	if lent := &made.lent.batch; lent.handle != 0 {
 		// materializeBlocks lent every block just now, made in the slots' order (lendBlocks)
 		record.lends = 1
+		lent.tensorMap = record
 		for i := range blocks {
 			blocks[i] = &lent.made[i].block
 		}

@@ -24,6 +24,9 @@ type lentBlocks struct {
 	// lent counts the blocks still lent; the handle goes with the last one.
 	lent   int
 	handle objectHandle
+	// tensorMap is the record of the map, whose lends ends with the first block that stops
+	// lending.
+	tensorMap *C.struct_mts_tensormap_t
 }
 
 // lendRoom is the memory of the lent blocks of a tensor map made in C, part of the Go tensor
@@ -59,6 +62,7 @@ func lentBlockGone(record *C.struct_mts_block_t) objectHandle {
 func lentGoneLocked(record *C.struct_mts_block_t) objectHandle {
 	batch := objectHandle(record.record.handle).Value().(*lentBlocks)
 	batch.lent--
+	batch.tensorMap.lends = 0
 	if batch.lent == 0 {
 		return batch.handle
 	}
@@ -101,9 +105,6 @@ func ownLent(record *C.struct_mts_block_t, block *core.Block) error {
 // ownLentBlocks makes every lent block of a tensor map made in C own what it borrowed
 // (ownLent), so that FreeWith frees its blocks all alike, in order.
 func ownLentBlocks(record *C.struct_mts_tensormap_t) error {
-	if record.lends == 0 {
-		return nil
-	}
 	for _, block := range unsafe.Slice(record.blocks, record.blocks_count) {
 		if block.lent == 0 {
 			continue
@@ -120,29 +121,30 @@ func ownLentBlocks(record *C.struct_mts_tensormap_t) error {
 }
 
 // allLent gives the Go side of the blocks of a tensor map made in C when they all still lend,
-// else nil.
+// with their gradients (the record's lends), else nil.
 func allLent(record *C.struct_mts_tensormap_t) *lentBlocks {
 	if record.lends == 0 {
 		return nil
 	}
-	first := *record.blocks
-	if first.lent == 0 {
-		return nil
-	}
-	// the blocks (and their gradients) were made for this map alone: all lend while none owns
-	// its own
-	batch := objectHandle(first.record.handle).Value().(*lentBlocks)
-	if batch.lent != len(batch.made) || batch.lent < int(record.blocks_count) {
-		return nil
-	}
-	return batch
+	return objectHandle((*record.blocks).record.handle).Value().(*lentBlocks)
 }
 
 // releaseLent frees a tensor map made in C whose blocks all lend (allLent), as FreeWith would,
 // without reading any block: C releases the block records (release_lent) before the keys and
-// the map's record, and the one handle of the blocks goes.
-func (b *batchRelease) releaseLent(record *C.struct_mts_tensormap_t, tensor *core.TensorMap, lent *lentBlocks) {
+// the map's record, and the one handle of the blocks goes. The labels whose last references
+// the records held, which mts_tensormap_free's fast path dropped (deferred.dying), go first.
+func (b *batchRelease) releaseLent(record *C.struct_mts_tensormap_t, tensor *core.TensorMap, lent *lentBlocks,
+	deferred *C.struct_mtsgo_deferred_release) {
 	b.handles = append(b.handles, lent.handle)
+	if record.labels_dropped != 0 {
+		dying := &deferred.dying
+		for _, labels := range dying.labels[:dying.count] {
+			// the records' references kept them alive: Go made them with their blocks
+			if object, err := labelsOf(labels); err == nil {
+				object.labels.ReleaseNWith(1, b.LabelsReleaser())
+			}
+		}
+	}
 	record.release_lent = 1
 	tensor.FreeLeavingBlocks(b)
 }

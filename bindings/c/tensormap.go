@@ -154,7 +154,7 @@ func implTensormapFree(record *C.struct_mts_tensormap_t) error {
 	}
 	defer release.finish()
 	if lent != nil {
-		release.releaseLent(record, object.tensor, lent)
+		release.releaseLent(record, object.tensor, lent, deferred)
 		return nil
 	}
 	object.tensor.FreeWith(release)

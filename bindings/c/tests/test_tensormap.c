@@ -267,10 +267,11 @@ static void test_create_from_new_blocks(void) {
     CHECK_INT_EQ(ta_live(), live);
 }
 
-/* A tensor map that Go never saw, freed with the last references to its labels, which its
- * blocks share in runs and out of turn (samples a a a b c c a, one components labels but for
- * block 4, one properties labels but for block 5): every array goes once */
-static void test_free_drops_labels_shared_in_runs(void) {
+/* A tensor map freed with the last references to its labels, which its blocks share in runs
+ * and out of turn (samples a a a b c c a, one components labels but for block 4, one
+ * properties labels but for block 5), after Go made it (READ_IN_GO) when in_go is set: every
+ * array goes once */
+static void free_drops_labels_shared_in_runs(int in_go) {
     long live = ta_live();
     enum { COUNT = 7 };
     static const int samples_of[COUNT] = {0, 0, 0, 1, 2, 2, 0};
@@ -292,11 +293,22 @@ static void test_free_drops_labels_shared_in_runs(void) {
     CHECK(tensor != NULL);
     FREE_LABELS(keys, samples[0], samples[1], samples[2], components[0], components[1], properties[0],
                 properties[1]);
+    if (in_go) {
+        READ_IN_GO(tensor);
+    }
     CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
     for (int i = 0; i < COUNT; i++) {
         CHECK_INT_EQ(ta_calls(values[i], TA_DESTROY), 1);
     }
     CHECK_INT_EQ(ta_live(), live);
+}
+
+/* free_drops_labels_shared_in_runs for a tensor map that Go never saw, then for one Go made
+ * (whose free drops its blocks' labels references in Go) */
+static void test_free_drops_labels_shared_in_runs(void) {
+    for (int in_go = 0; in_go <= 1; in_go++) {
+        free_drops_labels_shared_in_runs(in_go);
+    }
 }
 
 /* A tensor map of `count` blocks over the same samples (3) and properties (2), block i's
