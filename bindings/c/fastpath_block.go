@@ -97,7 +97,7 @@ func materializeBlocks(records []*C.struct_mts_block_t, room *lendRoom) error {
 		if err = materializeInto(&made[i].block, &made[i].values, blockComponents, record, &handovers, lend); err != nil {
 			break
 		}
-		if !made[i].block.View().Attach(unsafe.Pointer(record)) {
+		if !made[i].block.View().AttachNew(unsafe.Pointer(record)) {
 			panic(core.Errorf(core.InternalError, "a new block already has a record"))
 		}
 		done++

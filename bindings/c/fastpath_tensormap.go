@@ -59,7 +59,7 @@ func materializeTensorMap(record *C.struct_mts_tensormap_t) (objectHandle, error
 	}
 	tensor := core.NewCheckedTensorMapIn(&made.tensor, keys.labels, blocks)
 	*tensor.Info() = info
-	tensor.View().Attach(unsafe.Pointer(record))
+	tensor.View().AttachNew(unsafe.Pointer(record))
 	made.object.tensor = tensor
 	handle := newHandle(&made.object)
 	atomic.StoreUintptr(tensorMapHandle(record), uintptr(handle))

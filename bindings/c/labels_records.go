@@ -56,7 +56,7 @@ func fillLabelsRecord(record *C.struct_mts_labels_t, labels *core.ArrayLabels, c
 
 // attachLabelsRecord makes record the labels' record, which must not have one yet.
 func attachLabelsRecord(record *C.struct_mts_labels_t, labels *core.ArrayLabels) {
-	if !labels.View().Attach(unsafe.Pointer(record)) {
+	if !labels.View().AttachNew(unsafe.Pointer(record)) {
 		panic(core.Errorf(core.InternalError, "new labels already have a record"))
 	}
 }

@@ -6,6 +6,7 @@ import "C"
 
 import (
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -19,10 +20,10 @@ type tensorMapObject struct {
 	values map[string]*C.char
 }
 
-// spareRelease is the scratch memory of mts_tensormap_free (a batchRelease, some 300 bytes)
-// that the last free left: the next one takes it, so that neither a free nor each tensor map
-// allocates its own (only frees on several threads at once do).
-var spareRelease atomic.Pointer[batchRelease]
+// spareReleases keeps the scratch memory of mts_tensormap_free (a batchRelease, some 300
+// bytes) that earlier frees left, so that neither a free nor each tensor map allocates its
+// own; a sync.Pool, per processor, takes no atomic operation where a shared slot took two.
+var spareReleases = sync.Pool{New: func() any { return new(batchRelease) }}
 
 // newTensorMapRecord gives C a tensor map the core built; the record goes with the tensor map.
 func newTensorMapRecord(tensor *core.TensorMap) *C.struct_mts_tensormap_t {
@@ -40,7 +41,7 @@ var errRecordMemory = core.Errorf(core.InternalError, "out of memory allocating 
 func attachTensorMapRecord(record *C.struct_mts_tensormap_t, tensor *core.TensorMap) *C.struct_mts_tensormap_t {
 	record.record.magic = C.uint64_t(tensorMapRecord)
 	record.record.handle = C.uintptr_t(newHandle(&tensorMapObject{tensor: tensor}))
-	tensor.View().Attach(unsafe.Pointer(record))
+	tensor.View().AttachNew(unsafe.Pointer(record))
 	return record
 }
 
@@ -135,11 +136,8 @@ func implTensormapFree(record *C.struct_mts_tensormap_t) error {
 	if err != nil {
 		return err
 	}
-	release := spareRelease.Swap(nil)
-	if release == nil {
-		release = new(batchRelease)
-	}
-	defer spareRelease.Store(release)
+	release := spareReleases.Get().(*batchRelease)
+	defer spareReleases.Put(release)
 	lent := allLent(record)
 	count := 0 // C releases lent blocks
 	if lent == nil {

@@ -18,12 +18,29 @@ func (v *View) Attach(record unsafe.Pointer) bool {
 	return atomic.CompareAndSwapPointer(&v.record, nil, record)
 }
 
+// AttachNew is Attach for an object that no other goroutine can reach yet (one being made):
+// without the atomic exchange, which waits for every store before it to reach memory (once
+// per block when Go makes the thousands of blocks of a tensor map). Whatever hands the object
+// over (a lock, an atomic store) publishes this store with it.
+func (v *View) AttachNew(record unsafe.Pointer) bool {
+	if v.record != nil {
+		return false
+	}
+	v.record = record
+	return true
+}
+
 // ViewReleased is called with the record of every object that had one, when the core releases
 // the object. A binding sets it once, before creating any object.
 var ViewReleased func(record unsafe.Pointer)
 
+// releaseWith hands the attached record to r. Only the object's last holder calls it (the
+// release of the last reference to labels, the free of a block or a tensor map), when nothing
+// else can reach the object: a plain read and write, without the atomic exchange a shared view
+// would need (five of them in the free of a small tensor map).
 func (v *View) releaseWith(r Releaser) {
-	if record := atomic.SwapPointer(&v.record, nil); record != nil {
+	if record := v.record; record != nil {
+		v.record = nil
 		r.ReleaseRecord(record)
 	}
 }
