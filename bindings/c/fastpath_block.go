@@ -41,7 +41,9 @@ func materializeBlocks(records []*C.struct_mts_block_t, room *lendRoom) error {
 		// (the blocks of a tensor map, which lend, are never gradients: the map refused them)
 		records = gradientsAsParents(records)
 	}
-	pending, components := records, 0
+	// One pass over the records, which a tensor map of thousands of blocks reads from memory:
+	// whether some have a block already, their components, whether any has gradients.
+	pending, components, gradients := records, 0, false
 	for i, record := range records {
 		if atomic.LoadUintptr(blockHandle(record)) != 0 {
 			// Some have a block already (made in Go, or by another thread first).
@@ -51,25 +53,33 @@ func materializeBlocks(records []*C.struct_mts_block_t, room *lendRoom) error {
 					pending = append(pending, record)
 				}
 			}
+			components, gradients = 0, false
+			for _, record := range pending {
+				components += int(record.components_count)
+				gradients = gradients || record.c_gradients != nil
+			}
 			break
 		}
+		components += int(record.components_count)
+		gradients = gradients || record.c_gradients != nil
 	}
 	if len(pending) == 0 {
 		return nil
 	}
-	// The C gradients of these blocks are made with them, after them (appended past a clipped
-	// slice: records may be C memory, so the first append copies them to Go memory once).
 	parents := len(pending)
-	pending = slices.Clip(pending)
-	for _, record := range pending[:parents] {
-		for g := record.c_gradients; g != nil; g = g.next {
-			pending = append(pending, g.block)
+	if gradients {
+		// The C gradients of these blocks are made with them, after them (appended past a
+		// clipped slice: records may be C memory, so the first append copies them to Go
+		// memory once).
+		pending = slices.Clip(pending)
+		for _, record := range pending[:parents] {
+			for g := record.c_gradients; g != nil; g = g.next {
+				pending = append(pending, g.block)
+				components += int(g.block.components_count)
+			}
 		}
 	}
 	lend = lend && parents == len(records) && C.mtsgo_fastpaths&C.MTSGO_FASTPATH_RELEASE != 0
-	for _, record := range pending {
-		components += int(record.components_count)
-	}
 	// One allocation for the blocks and their adaptors, another for their components.
 	var made []blockAndValues
 	if lend && len(pending) <= len(room.few) {
@@ -102,7 +112,7 @@ func materializeBlocks(records []*C.struct_mts_block_t, room *lendRoom) error {
 		}
 		done++
 	}
-	if err == nil {
+	if err == nil && gradients {
 		// Each parent takes its gradients, checked in C; the record keeps its C list, unread
 		// from now on.
 		next := parents
