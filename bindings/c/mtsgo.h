@@ -310,14 +310,14 @@ struct mts_tensormap_t {
     /* Set by Go when it made the blocks lent (mts_block_t.lent), all of them, and unset when
      * one of them or of their gradients stops lending (owns what it borrowed, or goes): while
      * set, every record of the map lends (lent_blocks.go). */
-    int lends;
+    unsigned char lends;
     /* Set by Go when every block lends (mts_block_t.lent): mtsgo_release_tensormap releases
      * the blocks' records in C, Go reading none of them. */
-    int release_lent;
+    unsigned char release_lent;
     /* Set by mts_tensormap_free's fast path when the map lends: it dropped the records'
      * labels references before calling Go (mtsgo_lent_labels_drop), so that Go releases the
      * labels that went with the map, and mtsgo_release_tensormap releases the rest. */
-    int labels_dropped;
+    unsigned char labels_dropped;
     /* The info set in C on a tensor map made in C before Go made it (fastpath_info.c), or
      * NULL; kept, unchanged, for the record's life once Go copied it. */
     struct mtsgo_c_info *c_info;
