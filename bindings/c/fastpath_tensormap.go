@@ -30,6 +30,7 @@ func materializeTensorMap(record *C.struct_mts_tensormap_t) (objectHandle, error
 	}
 	slots := unsafe.Slice(record.blocks, record.blocks_count)
 	made := new(madeTensorMap)
+	made.lent.tensorMap = record
 	if err := materializeBlocks(slots, &made.lent); err != nil {
 		return 0, err
 	}
@@ -37,7 +38,6 @@ func materializeTensorMap(record *C.struct_mts_tensormap_t) (objectHandle, error
 	if lent := &made.lent.batch; lent.handle != 0 {
 		// materializeBlocks lent every block just now, made in the slots' order (lendBlocks)
 		record.lends = 1
-		lent.tensorMap = record
 		for i := range blocks {
 			blocks[i] = &lent.made[i].block
 		}

@@ -35,6 +35,8 @@ type lentBlocks struct {
 type lendRoom struct {
 	batch lentBlocks
 	few   [1]blockAndValues
+	// tensorMap is the record of the map the blocks lend for, given to the batch.
+	tensorMap *C.struct_mts_tensormap_t
 }
 
 // lendBlocks gives the records their blocks, made lent, under one handle.
@@ -43,7 +45,7 @@ func (room *lendRoom) lendBlocks(records []*C.struct_mts_block_t, made []blockAn
 		return
 	}
 	batch := &room.batch
-	*batch = lentBlocks{made: made, lent: len(records)}
+	*batch = lentBlocks{made: made, lent: len(records), tensorMap: room.tensorMap}
 	batch.handle = newHandle(batch)
 	for i, record := range records {
 		record.lent_index = C.uintptr_t(i)
