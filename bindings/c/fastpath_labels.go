@@ -58,18 +58,21 @@ func materializeLabels(record *C.struct_mts_labels_t) objectHandle {
 	if handle := objectHandle(atomic.LoadUintptr(recordHandle(record))); handle != 0 {
 		return handle // another thread was first
 	}
-	var few [4]string // the core copies the names
-	names := few[:0]
-	for _, name := range unsafe.Slice(record.names, record.size) {
-		names = append(names, C.GoString(name))
+	// The names live out of the recycled memory, which other labels' names must not share.
+	names := make([]string, record.size)
+	for i, name := range unsafe.Slice(record.names, record.size) {
+		names[i] = C.GoString(name)
 	}
-	made := &madeInC{array: cArray{raw: &record.array}, shape: [2]uintptr{uintptr(record.count), uintptr(record.size)},
-		record: record}
+	made := newMadeInC()
+	made.array.raw = &record.array
+	made.shape = [2]uintptr{uintptr(record.count), uintptr(record.size)}
+	made.record = record
+	made.object.made = made
 	array, shape := &made.array, made.shape[:]
 	// Assumed unique, or checked without entries: only the shape is checked, as at creation,
 	// and nothing is read. Checked with entries: the labels take the export C kept, which is
 	// not asked again, with the check C made of its rows.
-	asked := core.Asked{Shape: shape, HasShape: true, Memory: &made.memory, NamesChecked: true}
+	asked := core.Asked{Shape: shape, HasShape: true, Memory: &made.memory, NamesChecked: true, NamesKept: true}
 	checked := record.exported != nil
 	if checked {
 		asked.Exported = true

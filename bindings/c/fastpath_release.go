@@ -37,6 +37,10 @@ type batchRelease struct {
 	// deferred is the fast path's memory for the lists of a small map, which C releases once
 	// Go returned (struct mtsgo_deferred_release); nil when Go calls C to release them.
 	deferred *C.struct_mtsgo_deferred_release
+	// recycled is the memory of the labels made in C that went, and recycledMap of the tensor
+	// map, recycled once the free is over
+	recycled    []*madeInC
+	recycledMap *madeTensorMap
 }
 
 const (
@@ -160,7 +164,11 @@ func (l *labelsBatch) ReleaseRecord(record unsafe.Pointer) {
 		releaseRecord(record)
 		return
 	}
-	l.handles = append(l.handles, forgetLabelsRecord((*C.struct_mts_labels_t)(record)))
+	handle := forgetLabelsRecord((*C.struct_mts_labels_t)(record))
+	if made := handle.Value().(*labelsObject).made; made != nil {
+		l.recycled = append(l.recycled, made)
+	}
+	l.handles = append(l.handles, handle)
 	l.labels = append(l.labels, C.uintptr_t(uintptr(record))|C.MTSGO_RELEASE_LABELS)
 }
 
@@ -180,4 +188,18 @@ func (b *batchRelease) finish() {
 	}
 	// the fast path's memory ends with its call; the rest is ready for the next free
 	b.arrays, b.records, b.labels, b.handles, b.deferred, b.tensorMap = nil, nil, nil, nil, nil, nil
+}
+
+// recycle gives back the memory of the labels and tensor map made in C that the free let go
+// (recycled.go), now that nothing of the free reads them.
+func (b *batchRelease) recycle() {
+	for i, made := range b.recycled {
+		recycleMadeInC(made)
+		b.recycled[i] = nil
+	}
+	b.recycled = b.recycled[:0]
+	if made := b.recycledMap; made != nil {
+		b.recycledMap = nil
+		recycleMadeTensorMap(made)
+	}
 }

@@ -29,7 +29,8 @@ func materializeTensorMap(record *C.struct_mts_tensormap_t) (objectHandle, error
 		return handle, nil
 	}
 	slots := unsafe.Slice(record.blocks, record.blocks_count)
-	made := new(madeTensorMap)
+	made := newMadeTensorMap()
+	made.object.made = made
 	made.lent.tensorMap = record
 	if err := materializeBlocks(slots, &made.lent); err != nil {
 		return 0, err

@@ -30,6 +30,10 @@ type labelsObject struct {
 
 	pinLock sync.Mutex
 	pinner  runtime.Pinner // keeps Go-allocated CPU values where C reads them
+
+	// made is the memory the object lives in, for labels made in C (madeInC): a tensor map's
+	// free recycles it once the labels are gone.
+	made *madeInC
 }
 
 // fillLabelsRecord completes a record holding the names and, with callerArray, the values

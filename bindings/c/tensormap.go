@@ -18,6 +18,9 @@ import (
 type tensorMapObject struct {
 	tensor *core.TensorMap
 	values map[string]*C.char
+	// made is the memory the object lives in, for tensor maps made in C (madeTensorMap): their
+	// free recycles it when it reads no block.
+	made *madeTensorMap
 }
 
 // spareReleases keeps the scratch memory of mts_tensormap_free (a batchRelease, some 300
@@ -138,6 +141,7 @@ func implTensormapFree(record *C.struct_mts_tensormap_t) error {
 	}
 	release := spareReleases.Get().(*batchRelease)
 	defer spareReleases.Put(release)
+	defer release.recycle()
 	lent := allLent(record)
 	count := 0 // C releases lent blocks
 	if lent == nil {
@@ -153,6 +157,7 @@ func implTensormapFree(record *C.struct_mts_tensormap_t) error {
 	defer release.finish()
 	if lent != nil {
 		release.releaseLent(record, object.tensor, lent, deferred)
+		release.recycledMap = object.made
 		return nil
 	}
 	object.tensor.FreeWith(release)

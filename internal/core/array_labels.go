@@ -81,7 +81,11 @@ func newArrayLabelsOfShape(names []string, array Array, shape []uintptr, checkUn
 
 	l := asked.Memory.newLabels()
 	l.array, l.count, l.size = array, int(shape[0]), len(names)
-	l.names = append(l.ownNames[:0:len(l.ownNames)], names...)
+	if asked.NamesKept {
+		l.names = names
+	} else {
+		l.names = append(l.ownNames[:0:len(l.ownNames)], names...)
+	}
 	l.references.Store(1)
 	if checkUnique {
 		// The origin comes first: a caller that asked more did not ask it, having seen that

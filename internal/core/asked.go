@@ -32,6 +32,10 @@ type Asked struct {
 	// the binding's record of the block keeps them, and releases them with itself when the
 	// block goes (Block.Lent).
 	Lent bool
+	// NamesKept says that labels may keep the names as given instead of a copy: the caller
+	// allocated them for these labels alone, out of a Memory it recycles once the labels are
+	// gone (other labels may share the names of these).
+	NamesKept bool
 	// Memory, when not nil, is where NewArrayLabelsAsked makes the labels and the rows of a
 	// Distinct check: a binding allocates it with its own object for the labels.
 	Memory *LabelsMemory

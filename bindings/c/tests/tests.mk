@@ -14,6 +14,9 @@
 #   MTS_TEST_PLAIN    the environment of a second run of every test, with our library's fast
 #                     paths off (bindings/c/fastpath.h), so that the plain paths are tested as
 #                     much; empty for no second run (the default against the reference)
+#   MTS_TEST_POISON   the environment of a third run, where our library poisons the memory it
+#                     recycles instead of reusing it (bindings/c/recycled.go), so that any read
+#                     of it fails; empty for no third run (the default against the reference)
 #
 # Example:
 #   make -f bindings/c/tests/tests.mk c-tests MTS_TEST_INCLUDE=/tmp/ref/metatensor/include \
@@ -27,6 +30,7 @@ MTS_TEST_CC ?= cc
 MTS_TEST_RUNNER ?=
 MTS_TEST_CFLAGS ?=
 MTS_TEST_PLAIN ?= $(if $(findstring MTS_TEST_REFERENCE,$(MTS_TEST_CFLAGS)),,MTSGO_FASTPATHS=off)
+MTS_TEST_POISON ?= $(if $(findstring MTS_TEST_REFERENCE,$(MTS_TEST_CFLAGS)),,MTSGO_RECYCLED=poison)
 
 MTS_C_TESTS := test_errors test_version test_origins test_panic_printing test_null_arguments \
 	test_labels test_labels_origin_unasked test_block test_tensormap test_keys_to test_io \
@@ -61,6 +65,10 @@ c-tests: $(MTS_C_TEST_BINS) $(MTS_C_TEST_PENDING_BINS)
 		if [ -n "$(MTS_TEST_PLAIN)" ]; then \
 			echo "=== $$test ($(MTS_TEST_PLAIN))"; \
 			env $(MTS_TEST_PLAIN) $(MTS_TEST_RUNNER) $$test || failed="$$failed $$(basename $$test)($(MTS_TEST_PLAIN))"; \
+		fi; \
+		if [ -n "$(MTS_TEST_POISON)" ]; then \
+			echo "=== $$test ($(MTS_TEST_POISON))"; \
+			env $(MTS_TEST_POISON) $(MTS_TEST_RUNNER) $$test || failed="$$failed $$(basename $$test)($(MTS_TEST_POISON))"; \
 		fi; \
 	done; \
 	if [ -n "$$failed" ]; then echo "C tests failed:$$failed"; exit 1; fi; \

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"reflect"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+type poisoned struct {
+	names   [2]string
+	count   int
+	size    uint32
+	checked bool
+	values  []int32
+	next    *poisoned
+	any     any
+	lock    sync.Mutex
+	inner   struct{ label string }
+}
+
+func TestPoisonLeavesNoLiveValue(t *testing.T) {
+	other := &poisoned{}
+	v := &poisoned{names: [2]string{"a", "b"}, count: 3, size: 2, values: []int32{1}, next: other, any: 4}
+	v.inner.label = "c"
+	v.lock.Lock()
+	poison(reflect.ValueOf(v).Elem())
+	assert.Equal(t, [2]string{poisonText, poisonText}, v.names)
+	assert.Equal(t, poisonText, v.inner.label)
+	assert.Negative(t, v.count)
+	assert.NotEqual(t, uint32(2), v.size)
+	assert.True(t, v.checked)
+	assert.Nil(t, v.values)
+	assert.Nil(t, v.next)
+	assert.Nil(t, v.any)
+	assert.False(t, v.lock.TryLock(), "a lock is left as it was")
+}
+
+func TestRecycledMemoryComesBackCleared(t *testing.T) {
+	if poisonRecycled {
+		t.Skip("MTSGO_RECYCLED=poison: nothing is reused")
+	}
+	made := newMadeInC()
+	made.shape = [2]uintptr{3, 2}
+	made.object.made = made
+	recycleMadeInC(made)
+	for range 8 { // the pool may hand out another one; whichever comes is clear
+		again := newMadeInC()
+		assert.Equal(t, [2]uintptr{}, again.shape)
+		assert.Nil(t, again.object.made)
+	}
+	tensor := newMadeTensorMap()
+	tensor.object.made = tensor
+	recycleMadeTensorMap(tensor)
+	assert.Nil(t, newMadeTensorMap().object.made)
+}
