@@ -193,11 +193,11 @@ func (b *batchRelease) finish() {
 // recycle gives back the memory of the labels and tensor map made in C that the free let go
 // (recycled.go), now that nothing of the free reads them.
 func (b *batchRelease) recycle() {
-	for i, made := range b.recycled {
-		recycleMadeInC(made)
-		b.recycled[i] = nil
+	if len(b.recycled) > 0 {
+		recycleMadeInC(b.recycled)
+		clear(b.recycled)
+		b.recycled = b.recycled[:0]
 	}
-	b.recycled = b.recycled[:0]
 	if made := b.recycledMap; made != nil {
 		b.recycledMap = nil
 		recycleMadeTensorMap(made)

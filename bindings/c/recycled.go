@@ -3,38 +3,76 @@ package main
 import (
 	"os"
 	"reflect"
-	"sync"
 	"unsafe"
 )
 
 // The Go memory of labels and tensor maps made in C (madeInC, madeTensorMap) is recycled by the
 // free of a tensor map that let them go: the next ones Go makes take it while it is still in the
 // cache, where a new allocation is memory last touched a collection ago (allocating it and the
-// first stores into it were two fifths of making small labels in Go). What lives in that memory must be what the
-// labels or map alone use: other labels keep names that may be theirs, so the names of labels
-// made in C are allocated apart (core.Asked.NamesKept).
+// first stores into it were two fifths of making small labels in Go). What lives in that memory
+// must be what the labels or map alone use: other labels keep names that may be theirs, so the
+// names of labels made in C are allocated apart (core.Asked.NamesKept).
 //
 // MTSGO_RECYCLED=poison fills recycled memory with values no live object has and never reuses
 // it, so that the C tests find any read of it after its labels or map went (tests.mk).
 
+var poisonRecycled = os.Getenv("MTSGO_RECYCLED") == "poison"
+
+// spares is recycled memory, at most spareCapacity pieces of each kind, the last in first out.
+// Each stack is under the lock its makers hold already (materializing, materializingTensorMaps),
+// so that taking a piece costs nothing more, and a free gives all its pieces under one lock.
+type spares[T any] struct{ items []*T }
+
+const spareCapacity = 64
+
 var (
-	spareMadeInC        = sync.Pool{New: func() any { return new(madeInC) }}
-	spareMadeTensorMaps = sync.Pool{New: func() any { return new(madeTensorMap) }}
-	poisonRecycled      = os.Getenv("MTSGO_RECYCLED") == "poison"
+	spareMadeInC        spares[madeInC]       // under materializing
+	spareMadeTensorMaps spares[madeTensorMap] // under materializingTensorMaps
 )
 
-func newMadeInC() *madeInC { return spareMadeInC.Get().(*madeInC) }
+// take gives a piece of cleared memory, recycled or new.
+func (s *spares[T]) take() *T {
+	n := len(s.items)
+	if n == 0 {
+		return new(T)
+	}
+	item := s.items[n-1]
+	s.items[n-1] = nil
+	s.items = s.items[:n-1]
+	return item
+}
 
-func newMadeTensorMap() *madeTensorMap { return spareMadeTensorMaps.Get().(*madeTensorMap) }
+// give keeps a piece of cleared memory, when there is room.
+func (s *spares[T]) give(item *T) {
+	if len(s.items) < spareCapacity {
+		s.items = append(s.items, item)
+	}
+}
 
-// recycleMadeInC clears the memory of labels that are gone for the next labels made in C.
-func recycleMadeInC(made *madeInC) {
+// newMadeInC gives the memory of new labels made in C; the caller holds materializing.
+func newMadeInC() *madeInC { return spareMadeInC.take() }
+
+// newMadeTensorMap gives the memory of a new tensor map made in C; the caller holds
+// materializingTensorMaps.
+func newMadeTensorMap() *madeTensorMap { return spareMadeTensorMaps.take() }
+
+// recycleMadeInC clears the memory of labels that are gone, nothing referring to it any more,
+// for the next labels made in C.
+func recycleMadeInC(made []*madeInC) {
 	if poisonRecycled {
-		poison(reflect.ValueOf(made).Elem())
+		for _, m := range made {
+			poison(reflect.ValueOf(m).Elem())
+		}
 		return
 	}
-	*made = madeInC{}
-	spareMadeInC.Put(made)
+	for _, m := range made {
+		*m = madeInC{}
+	}
+	materializing.Lock()
+	defer materializing.Unlock()
+	for _, m := range made {
+		spareMadeInC.give(m)
+	}
 }
 
 // recycleMadeTensorMap is recycleMadeInC for a tensor map.
@@ -44,7 +82,9 @@ func recycleMadeTensorMap(made *madeTensorMap) {
 		return
 	}
 	*made = madeTensorMap{}
-	spareMadeTensorMaps.Put(made)
+	materializingTensorMaps.Lock()
+	defer materializingTensorMaps.Unlock()
+	spareMadeTensorMaps.give(made)
 }
 
 // poisonText is the value of every recycled string: no labels name a dimension so.

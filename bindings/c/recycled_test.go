@@ -41,17 +41,40 @@ func TestRecycledMemoryComesBackCleared(t *testing.T) {
 	if poisonRecycled {
 		t.Skip("MTSGO_RECYCLED=poison: nothing is reused")
 	}
+	materializing.Lock()
 	made := newMadeInC()
+	materializing.Unlock()
 	made.shape = [2]uintptr{3, 2}
 	made.object.made = made
-	recycleMadeInC(made)
-	for range 8 { // the pool may hand out another one; whichever comes is clear
-		again := newMadeInC()
-		assert.Equal(t, [2]uintptr{}, again.shape)
-		assert.Nil(t, again.object.made)
-	}
+	recycleMadeInC([]*madeInC{made})
+	materializing.Lock()
+	again := newMadeInC()
+	materializing.Unlock()
+	assert.Same(t, made, again, "the last memory given is the first taken")
+	assert.Equal(t, [2]uintptr{}, again.shape)
+	assert.Nil(t, again.object.made)
+
+	materializingTensorMaps.Lock()
 	tensor := newMadeTensorMap()
+	materializingTensorMaps.Unlock()
 	tensor.object.made = tensor
 	recycleMadeTensorMap(tensor)
-	assert.Nil(t, newMadeTensorMap().object.made)
+	materializingTensorMaps.Lock()
+	defer materializingTensorMaps.Unlock()
+	tensorAgain := newMadeTensorMap()
+	assert.Same(t, tensor, tensorAgain)
+	assert.Nil(t, tensorAgain.object.made)
+}
+
+func TestSparesKeepAtMostTheirCapacity(t *testing.T) {
+	var s spares[int]
+	for range spareCapacity + 5 {
+		s.give(new(int))
+	}
+	assert.Len(t, s.items, spareCapacity)
+	for range spareCapacity {
+		s.take()
+	}
+	assert.Empty(t, s.items)
+	assert.NotNil(t, s.take(), "an empty stack makes new memory")
 }

@@ -22,6 +22,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1113,6 +1114,110 @@ static void test_results_outlive_input(void) {
     }
 }
 
+/* Threads each make maps over new labels of their own in C, move their keys to the samples in
+ * Go and free the input before reading the result, again and again: the Go memory of the labels
+ * and maps that went is recycled for the next ones any thread makes, and no result may see
+ * another's names or entries. No CHECK in the threads: they count their own failures. */
+#define MAKERS 4
+#define MAPS_PER_MAKER 300
+
+struct maker {
+    int id;
+    int failures;
+};
+
+/* whether labels have the dimensions `names` and the `count` entries of `values` */
+static int labels_are(const mts_labels_t *labels, const char *const *names, uintptr_t size,
+                      const int32_t *values, uintptr_t count) {
+    const char *const *got_names = NULL;
+    const int32_t *got = NULL;
+    uintptr_t got_size = 0, got_count = 0, got_width = 0;
+    if (labels == NULL || mts_labels_dimensions(labels, &got_names, &got_size) != MTS_SUCCESS ||
+        got_size != size ||
+        mts_labels_values_cpu(labels, &got, &got_count, &got_width) != MTS_SUCCESS ||
+        got_count != count || got_width != size) {
+        return 0;
+    }
+    for (uintptr_t i = 0; i < size; i++) {
+        if (strcmp(got_names[i], names[i]) != 0) {
+            return 0;
+        }
+    }
+    return count * size == 0 || memcmp(got, values, count * size * sizeof(int32_t)) == 0;
+}
+
+static int make_move_and_check(int id, int round) {
+    char sample_name[16], property_name[16];
+    snprintf(sample_name, sizeof(sample_name), "s%d", id);
+    snprintf(property_name, sizeof(property_name), "p%d", id);
+    const char *const samples_names[] = {sample_name};
+    const char *const properties_names[] = {property_name};
+    const char *const merged_names[] = {sample_name, "k"};
+    /* two blocks with other properties, merged: the result's properties are new labels */
+    int32_t samples[3] = {id, 1000 + round, 2000 + id + round}; /* distinct and sorted */
+    int32_t properties[2] = {round, round + 1};
+    int32_t keys[2] = {id * 1000 + round, id * 1000 + round + 1};
+    mts_block_t *blocks[2];
+    for (int b = 0; b < 2; b++) {
+        uintptr_t shape[2] = {b == 0 ? 2 : 1, 1};
+        double values[2] = {1, 2};
+        struct test_array *array = ta_new_f64(values, shape, 2);
+        const mts_labels_t *s = ta_labels(samples_names, 1, samples + 2 * b, shape[0]);
+        const mts_labels_t *p = ta_labels(properties_names, 1, properties + b, 1);
+        blocks[b] = mts_block(ta_mts(array), s, NULL, 0, p);
+        mts_labels_free(s);
+        mts_labels_free(p);
+    }
+    const mts_labels_t *k = ta_labels(NAMES_K, 1, keys, 2);
+    mts_tensormap_t *tensor = NULL;
+    if (blocks[0] != NULL && blocks[1] != NULL) {
+        tensor = mts_tensormap(k, blocks, 2);
+    }
+    mts_labels_free(k);
+    const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0);
+    struct test_array *fill = ta_scalar_f64(0);
+    mts_tensormap_t *moved =
+        tensor != NULL ? mts_tensormap_keys_to_samples(tensor, move, ta_mts(fill), true) : NULL;
+    mts_labels_free(move);
+    int ok = moved != NULL && mts_tensormap_free(tensor) == MTS_SUCCESS;
+    if (ok) {
+        mts_block_t *block = NULL;
+        int32_t merged[6] = {samples[0], keys[0], samples[1], keys[0], samples[2], keys[1]};
+        ok = mts_tensormap_block_by_id(moved, &block, 0) == MTS_SUCCESS;
+        const mts_labels_t *got_samples = ok ? mts_block_labels(block, 0) : NULL;
+        const mts_labels_t *got_properties = ok ? mts_block_labels(block, 1) : NULL;
+        ok = labels_are(got_samples, merged_names, 2, merged, 3) &&
+             labels_are(got_properties, properties_names, 1, properties, 2);
+        mts_labels_free(got_samples);
+        mts_labels_free(got_properties);
+        ok = mts_tensormap_free(moved) == MTS_SUCCESS && ok;
+    }
+    return ok;
+}
+
+static void *make_maps(void *argument) {
+    struct maker *maker = argument;
+    for (int round = 0; round < MAPS_PER_MAKER; round++) {
+        maker->failures += !make_move_and_check(maker->id, round);
+    }
+    return NULL;
+}
+
+static void test_recycled_memory_across_threads(void) {
+    long live = ta_live();
+    pthread_t threads[MAKERS];
+    struct maker makers[MAKERS];
+    for (int i = 0; i < MAKERS; i++) {
+        makers[i] = (struct maker){i + 1, 0};
+        CHECK_INT_EQ(pthread_create(&threads[i], NULL, make_maps, &makers[i]), 0);
+    }
+    for (int i = 0; i < MAKERS; i++) {
+        CHECK_INT_EQ(pthread_join(threads[i], NULL), 0);
+        CHECK_INT_EQ(makers[i].failures, 0);
+    }
+    CHECK_INT_EQ(ta_live(), live);
+}
+
 /* ------------------------------------------------------------------------ */
 
 int main(void) {
@@ -1130,6 +1235,7 @@ int main(void) {
     test_fill_callbacks_fail();
     test_callback_errors();
     test_results_outlive_input();
+    test_recycled_memory_across_threads();
 
     CHECK_NOTHING_LEAKED();
 
