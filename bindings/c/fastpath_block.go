@@ -82,8 +82,8 @@ func materializeBlocks(records []*C.struct_mts_block_t, room *lendRoom) error {
 	lend = lend && parents == len(records) && C.mtsgo_fastpaths&C.MTSGO_FASTPATH_RELEASE != 0
 	// One allocation for the blocks and their adaptors, another for their components.
 	var made []blockAndValues
-	if lend && len(pending) <= len(room.few) {
-		made = room.few[:len(pending)]
+	if lend {
+		made = room.blocksMemory(len(pending))
 	} else {
 		made = make([]blockAndValues, len(pending))
 	}

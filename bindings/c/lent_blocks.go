@@ -37,6 +37,21 @@ type lendRoom struct {
 	few   [1]blockAndValues
 	// tensorMap is the record of the map the blocks lend for, given to the batch.
 	tensorMap *C.struct_mts_tensormap_t
+	// spare is the cleared memory of the blocks of a recycled map (recycled.go), for as many
+	// blocks or fewer.
+	spare []blockAndValues
+}
+
+// blocksMemory gives the memory of n lent blocks: the room's own for one, its spare when it
+// has room enough, else new.
+func (room *lendRoom) blocksMemory(n int) []blockAndValues {
+	switch {
+	case n <= len(room.few):
+		return room.few[:n]
+	case n <= cap(room.spare):
+		return room.spare[:n]
+	}
+	return make([]blockAndValues, n)
 }
 
 // lendBlocks gives the records their blocks, made lent, under one handle.

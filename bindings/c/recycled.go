@@ -75,13 +75,30 @@ func recycleMadeInC(made []*madeInC) {
 	}
 }
 
-// recycleMadeTensorMap is recycleMadeInC for a tensor map.
+// spareBlocksCapacity is the most blocks whose memory a recycled tensor map keeps (about
+// 40 KiB): maps of more blocks cost more to make than a new allocation does.
+const spareBlocksCapacity = 256
+
+// recycleMadeTensorMap is recycleMadeInC for a tensor map, which keeps the memory of its lent
+// blocks (lendRoom.spare).
 func recycleMadeTensorMap(made *madeTensorMap) {
+	blocks := made.lent.batch.made
+	if cap(blocks) <= len(made.lent.few) {
+		blocks = made.lent.spare // the room's own: the spare was not used
+	}
+	blocks = blocks[:cap(blocks)]
 	if poisonRecycled {
+		for i := range blocks {
+			poison(reflect.ValueOf(&blocks[i]).Elem())
+		}
 		poison(reflect.ValueOf(made).Elem())
 		return
 	}
+	clear(blocks)
 	*made = madeTensorMap{}
+	if len(blocks) <= spareBlocksCapacity {
+		made.lent.spare = blocks[:0]
+	}
 	materializingTensorMaps.Lock()
 	defer materializingTensorMaps.Unlock()
 	spareMadeTensorMaps.give(made)
