@@ -1,5 +1,8 @@
 package main
 
+// #include "fastpath.h"
+import "C"
+
 import (
 	"os"
 	"reflect"
@@ -12,6 +15,9 @@ import (
 // first stores into it were two fifths of making small labels in Go). What lives in that memory
 // must be what the labels or map alone use: other labels keep names that may be theirs, so the
 // names of labels made in C are allocated apart (core.Asked.NamesKept).
+//
+// The recycle fast path (MTSGO_FASTPATHS=-recycle switches it off) leaves that memory to the
+// collector instead.
 //
 // MTSGO_RECYCLED=poison fills recycled memory with values no live object has and never reuses
 // it, so that the C tests find any read of it after its labels or map went (tests.mk).
@@ -49,6 +55,12 @@ func (s *spares[T]) give(item *T) {
 	}
 }
 
+// recycling tells whether recycled memory is reused: the recycle fast path is on, and the
+// memory is not poisoned.
+func recycling() bool {
+	return !poisonRecycled && C.mtsgo_fastpaths&C.MTSGO_FASTPATH_RECYCLE != 0
+}
+
 // newMadeInC gives the memory of new labels made in C; the caller holds materializing.
 func newMadeInC() *madeInC { return spareMadeInC.take() }
 
@@ -65,6 +77,9 @@ func recycleMadeInC(made []*madeInC) {
 		}
 		return
 	}
+	if !recycling() {
+		return
+	}
 	for _, m := range made {
 		*m = madeInC{}
 	}
@@ -76,7 +91,7 @@ func recycleMadeInC(made []*madeInC) {
 }
 
 // spareBlocksCapacity is the most blocks whose memory a recycled tensor map keeps (about
-// 40 KiB): maps of more blocks cost more to make than a new allocation does.
+// 40 KiB), which bounds what the kept maps hold on to.
 const spareBlocksCapacity = 256
 
 // recycleMadeTensorMap is recycleMadeInC for a tensor map, which keeps the memory of its lent
@@ -92,6 +107,9 @@ func recycleMadeTensorMap(made *madeTensorMap) {
 			poison(reflect.ValueOf(&blocks[i]).Elem())
 		}
 		poison(reflect.ValueOf(made).Elem())
+		return
+	}
+	if !recycling() {
 		return
 	}
 	clear(blocks)

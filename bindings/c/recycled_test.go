@@ -38,8 +38,8 @@ func TestPoisonLeavesNoLiveValue(t *testing.T) {
 }
 
 func TestRecycledMemoryComesBackCleared(t *testing.T) {
-	if poisonRecycled {
-		t.Skip("MTSGO_RECYCLED=poison: nothing is reused")
+	if !recycling() {
+		t.Skip("recycled memory is not reused (MTSGO_RECYCLED=poison, or MTSGO_FASTPATHS)")
 	}
 	materializing.Lock()
 	made := newMadeInC()
