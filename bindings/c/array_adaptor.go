@@ -20,6 +20,9 @@ type cArray struct {
 	// call. allocated says whether it is this cArray's own allocation, freed by Destroy.
 	raw       *C.struct_mts_array_t
 	allocated bool
+	// lentToBody says that the C wrapper destroys the array once the Go body returned
+	// (arrayLentToBody): Destroy lets go of it only.
+	lentToBody bool
 	// labels is the record of labels made in C whose values array this is, once Go made
 	// them: Destroy leaves the array to the record's disposal, which follows at once.
 	labels *C.struct_mts_labels_t
@@ -149,6 +152,10 @@ func sameKindData(value core.Array, message string) (unsafe.Pointer, error) {
 
 func (a *cArray) Destroy() {
 	if a.raw == nil {
+		return
+	}
+	if a.lentToBody {
+		a.raw = nil
 		return
 	}
 	if a.labels != nil {

@@ -209,7 +209,7 @@ func mtsgo_tensormap_block_by_id(tensor *C.struct_mts_tensormap_t, block **C.str
 // mtsgo_tensormap_keys_to_properties is the Go body of mts_tensormap_keys_to_properties.
 //
 //export mtsgo_tensormap_keys_to_properties
-func mtsgo_tensormap_keys_to_properties(tensor *C.struct_mts_tensormap_t, keys_to_move *C.struct_mts_labels_t, fill_value C.struct_mts_array_t, sort_samples C.bool) (result *C.struct_mts_tensormap_t) {
+func mtsgo_tensormap_keys_to_properties(tensor *C.struct_mts_tensormap_t, keys_to_move *C.struct_mts_labels_t, fill_value *C.struct_mts_array_t, sort_samples C.bool) (result *C.struct_mts_tensormap_t) {
 	defer recoverObject("mts_tensormap_keys_to_properties", &result)
 	value, err := implTensormapKeysToProperties(tensor, keys_to_move, fill_value, sort_samples)
 	if err != nil {
@@ -235,7 +235,7 @@ func mtsgo_tensormap_components_to_properties(tensor *C.struct_mts_tensormap_t, 
 // mtsgo_tensormap_keys_to_samples is the Go body of mts_tensormap_keys_to_samples.
 //
 //export mtsgo_tensormap_keys_to_samples
-func mtsgo_tensormap_keys_to_samples(tensor *C.struct_mts_tensormap_t, keys_to_move *C.struct_mts_labels_t, fill_value C.struct_mts_array_t, sort_samples C.bool) (result *C.struct_mts_tensormap_t) {
+func mtsgo_tensormap_keys_to_samples(tensor *C.struct_mts_tensormap_t, keys_to_move *C.struct_mts_labels_t, fill_value *C.struct_mts_array_t, sort_samples C.bool) (result *C.struct_mts_tensormap_t) {
 	defer recoverObject("mts_tensormap_keys_to_samples", &result)
 	value, err := implTensormapKeysToSamples(tensor, keys_to_move, fill_value, sort_samples)
 	if err != nil {

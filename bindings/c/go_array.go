@@ -143,3 +143,12 @@ func sliceFromC[T, E any](first *E, count C.uintptr_t) []T {
 	}
 	return unsafe.Slice((*T)(unsafe.Pointer(first)), count)
 }
+
+// arrayLentToBody is a taken array that the C wrapper lends to a Go body and destroys once the
+// body returned (cgo.yaml's lent_to_body): Destroy lets it go without destroying it.
+func arrayLentToBody(raw *C.struct_mts_array_t) core.Array {
+	if unsafe.Pointer(raw.origin) == goArrayOrigin {
+		return borrowedFromC(*raw)
+	}
+	return &cArray{raw: raw, lentToBody: true}
+}

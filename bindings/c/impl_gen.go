@@ -246,8 +246,8 @@ func implTensormapBlockByID(tensor *C.struct_mts_tensormap_t, block **C.struct_m
 }
 
 // implTensormapKeysToProperties is the body of mts_tensormap_keys_to_properties, generated from the core call tensor.KeysToProperties(keys_to_move, fill_value, sort_samples).
-func implTensormapKeysToProperties(tensor *C.struct_mts_tensormap_t, keys_to_move *C.struct_mts_labels_t, fill_value C.struct_mts_array_t, sort_samples C.bool) (*C.struct_mts_tensormap_t, error) {
-	fillValueCore := arrayFromC(fill_value)
+func implTensormapKeysToProperties(tensor *C.struct_mts_tensormap_t, keys_to_move *C.struct_mts_labels_t, fill_value *C.struct_mts_array_t, sort_samples C.bool) (*C.struct_mts_tensormap_t, error) {
+	fillValueCore := arrayLentToBody(fill_value)
 	tensorCore, err := tensorMapOf(tensor)
 	if err != nil {
 		fillValueCore.Destroy()
@@ -283,8 +283,8 @@ func implTensormapComponentsToProperties(tensor *C.struct_mts_tensormap_t, dimen
 }
 
 // implTensormapKeysToSamples is the body of mts_tensormap_keys_to_samples, generated from the core call tensor.KeysToSamples(keys_to_move, fill_value, sort_samples).
-func implTensormapKeysToSamples(tensor *C.struct_mts_tensormap_t, keys_to_move *C.struct_mts_labels_t, fill_value C.struct_mts_array_t, sort_samples C.bool) (*C.struct_mts_tensormap_t, error) {
-	fillValueCore := arrayFromC(fill_value)
+func implTensormapKeysToSamples(tensor *C.struct_mts_tensormap_t, keys_to_move *C.struct_mts_labels_t, fill_value *C.struct_mts_array_t, sort_samples C.bool) (*C.struct_mts_tensormap_t, error) {
+	fillValueCore := arrayLentToBody(fill_value)
 	tensorCore, err := tensorMapOf(tensor)
 	if err != nil {
 		fillValueCore.Destroy()

@@ -569,7 +569,8 @@ struct mts_tensormap_t *mts_tensormap_keys_to_properties(const struct mts_tensor
         mtsgo_array_destroy(&fill_value);
         return NULL;
     }
-    struct mts_tensormap_t *result = mtsgo_tensormap_keys_to_properties((struct mts_tensormap_t *)tensor_record, (struct mts_labels_t *)keys_to_move_record, fill_value, sort_samples);
+    struct mts_tensormap_t *result = mtsgo_tensormap_keys_to_properties((struct mts_tensormap_t *)tensor_record, (struct mts_labels_t *)keys_to_move_record, &fill_value, sort_samples);
+    mtsgo_array_destroy(&fill_value);
     return mtsgo_handle_of_result(result);
 }
 
@@ -611,7 +612,8 @@ struct mts_tensormap_t *mts_tensormap_keys_to_samples(const struct mts_tensormap
         mtsgo_array_destroy(&fill_value);
         return NULL;
     }
-    struct mts_tensormap_t *result = mtsgo_tensormap_keys_to_samples((struct mts_tensormap_t *)tensor_record, (struct mts_labels_t *)keys_to_move_record, fill_value, sort_samples);
+    struct mts_tensormap_t *result = mtsgo_tensormap_keys_to_samples((struct mts_tensormap_t *)tensor_record, (struct mts_labels_t *)keys_to_move_record, &fill_value, sort_samples);
+    mtsgo_array_destroy(&fill_value);
     return mtsgo_handle_of_result(result);
 }
 

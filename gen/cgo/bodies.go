@@ -31,7 +31,7 @@ func Bodies(api *spec.API, m *Mapping, goMapping *golang.Mapping, coreDir string
 		if entry.ImplementedIn != "generated" {
 			continue
 		}
-		b, err := newBody(fn, entry.Call, goMapping)
+		b, err := newBody(fn, entry, goMapping)
 		if err != nil {
 			problems = append(problems, err.Error())
 			continue
@@ -68,6 +68,7 @@ func Bodies(api *spec.API, m *Mapping, goMapping *golang.Mapping, coreDir string
 // body is one generated impl function.
 type body struct {
 	fn       *spec.Function
+	entry    *Entry
 	call     string
 	borrowed bool
 	inputs   []*spec.Param // what the core call reads, in parameter order
@@ -92,8 +93,8 @@ var coreTypes = map[string]string{
 	"growable<uint8>":                      "SaveSink",
 }
 
-func newBody(fn *spec.Function, call string, goMapping *golang.Mapping) (*body, error) {
-	b := &body{fn: fn, call: call}
+func newBody(fn *spec.Function, entry *Entry, goMapping *golang.Mapping) (*body, error) {
+	b := &body{fn: fn, call: entry.Call, entry: entry}
 	if b.call == "" {
 		call, borrowed, err := golang.CoreCall(fn, goMapping)
 		if err != nil {
@@ -137,7 +138,7 @@ func (b *body) emit(f *jen.File, result golang.CoreResult) error {
 	fn := b.fn
 	var params []jen.Code
 	for _, p := range fn.Params {
-		params = append(params, jen.Id(p.Name).Add(cgoParam(p)))
+		params = append(params, jen.Id(p.Name).Add(exportParam(p, b.entry)))
 	}
 	var failure []jen.Code // what a failed function returns, before the error
 	results := []jen.Code{jen.Error()}
@@ -157,7 +158,11 @@ func (b *body) emit(f *jen.File, result golang.CoreResult) error {
 	// the arrays the function takes come first: a failed lookup releases them
 	for _, p := range b.inputs {
 		if p.T.Kind == spec.KindVtable {
-			code = append(code, jen.Id(local(p)).Op(":=").Id("arrayFromC").Call(jen.Id(p.Name)))
+			adopt := "arrayFromC"
+			if b.entry.lent(p) {
+				adopt = "arrayLentToBody" // the wrapper destroys it: Destroy does nothing
+			}
+			code = append(code, jen.Id(local(p)).Op(":=").Id(adopt).Call(jen.Id(p.Name)))
 			taken = append(taken, jen.Id(local(p)))
 			rename[p.Name] = local(p)
 		}

@@ -37,8 +37,9 @@ func TestBodiesFollowTheCoreCall(t *testing.T) {
 	// the object is looked up, the taken array released when a later lookup fails, the core
 	// called, the result given its record
 	assert.Contains(t, text, "func implTensormapKeysToSamples(")
-	assert.Contains(t, text, "fillValueCore := arrayFromC(fill_value)")
+	assert.Contains(t, text, "fillValueCore := arrayLentToBody(fill_value)") // lent_to_body
 	assert.Contains(t, text, "fillValueCore.Destroy()")
+	assert.Contains(t, text, "fill_value *C.struct_mts_array_t")
 	assert.Contains(t, text, "return newTensorMapRecord(out0), nil")
 	// a buffer sized by the entries of a labels argument is checked before the call
 	union := text[strings.Index(text, "func implLabelsUnion("):]
@@ -74,4 +75,41 @@ func TestEntriesOfMustNameLabels(t *testing.T) {
 	_, err = spec.Parse([]byte(text))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `parameter first_mapping: entries_of "nowhere" is not a labels parameter here`)
+}
+
+func TestLentArraysAreDestroyedByTheWrapper(t *testing.T) {
+	specDir := filepath.Join("..", "..", "spec")
+	api, err := spec.Load(filepath.Join(specDir, "api.yaml"))
+	require.NoError(t, err)
+	m, err := spec.LoadMapping(filepath.Join(specDir, "bindings"), api, Target)
+	require.NoError(t, err)
+	text := string(cWrappers(api, m))
+	wrapper := text[strings.Index(text, "struct mts_tensormap_t *mts_tensormap_keys_to_samples("):]
+	wrapper = wrapper[:strings.Index(wrapper, "\n}\n")]
+	call := strings.Index(wrapper, "mtsgo_tensormap_keys_to_samples(")
+	destroy := strings.LastIndex(wrapper, "mtsgo_array_destroy(&fill_value);")
+	require.Positive(t, call)
+	assert.Contains(t, wrapper[call:], ", &fill_value, sort_samples);", "the body borrows the wrapper's copy")
+	assert.Greater(t, destroy, call, "the wrapper destroys the array after the body")
+	assert.Less(t, destroy, strings.Index(wrapper, "return mtsgo_handle_of_result(result);"))
+}
+
+func TestLentToBodyNeedsAConsumedArrayAndAGoBody(t *testing.T) {
+	specDir := filepath.Join("..", "..", "spec")
+	api, err := spec.Load(filepath.Join(specDir, "api.yaml"))
+	require.NoError(t, err)
+	path := filepath.Join(specDir, "bindings", "cgo.yaml")
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	for edit, problem := range map[string]string{
+		"lent_to_body: [sort_samples]":                `lent_to_body "sort_samples" must be a taken array that is destroyed whatever happens`,
+		"lent_to_body: [nowhere]":                     `lent_to_body names "nowhere", which is no parameter`,
+		"lent_to_body: [fill_value], fast_path: true": `lent_to_body "fill_value" needs a Go body the wrapper calls directly`,
+	} {
+		text := strings.Replace(string(data), "mts_tensormap_keys_to_samples: {implemented_in: generated, lent_to_body: [fill_value]}",
+			"mts_tensormap_keys_to_samples: {implemented_in: generated, "+edit+"}", 1)
+		_, err := spec.ParseMapping(path, []byte(text), api, Target)
+		require.Error(t, err, edit)
+		assert.Contains(t, err.Error(), problem)
+	}
 }

@@ -151,7 +151,7 @@ func goExports(api *spec.API, m *Mapping) ([]byte, error) {
 
 	for _, fn := range goFunctions(api, m) {
 		f.Line()
-		exportFunction(f, fn)
+		exportFunction(f, fn, m.Entry(fn.Name))
 	}
 	var b strings.Builder
 	if err := f.Render(&b); err != nil {
@@ -160,10 +160,19 @@ func goExports(api *spec.API, m *Mapping) ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
-func exportFunction(f *jen.File, fn *spec.Function) {
+// exportParam is the cgo type of a parameter of a Go body: cgoParam's, or the address of the C
+// wrapper's copy of an array lent to the body.
+func exportParam(p *spec.Param, entry *Entry) jen.Code {
+	if entry.lent(p) {
+		return jen.Op("*").Add(cgoBase(p.T))
+	}
+	return cgoParam(p)
+}
+
+func exportFunction(f *jen.File, fn *spec.Function, entry *Entry) {
 	var params, args []jen.Code
 	for _, p := range fn.Params {
-		params = append(params, jen.Id(p.Name).Add(cgoParam(p)))
+		params = append(params, jen.Id(p.Name).Add(exportParam(p, entry)))
 		args = append(args, jen.Id(p.Name))
 	}
 	export := cname.Export(fn.Name)
@@ -249,7 +258,7 @@ func cWrappers(api *spec.API, m *Mapping) []byte {
 			fmt.Fprintf(&b, "\n%s;\n", cname.CFunction(cname.CBody(fn.Name), &fn.Returns, fn.Params))
 		}
 		fmt.Fprintf(&b, "\n%s {\n", cname.CFunction(fn.Name, &fn.Returns, fn.Params))
-		w := wrapper{b: &b, fn: fn}
+		w := wrapper{b: &b, fn: fn, entry: entry}
 		if fn.Returns.Convention == "object" {
 			w.failure = "        return NULL;\n"
 		}
@@ -282,6 +291,7 @@ func cWrappers(api *spec.API, m *Mapping) []byte {
 type wrapper struct {
 	b       *strings.Builder
 	fn      *spec.Function
+	entry   *Entry
 	release []string // what a failed check releases
 	failure string   // the statement returning a failure, after the error is recorded
 }
@@ -347,7 +357,12 @@ func (w *wrapper) body(inC bool) {
 		if !ok {
 			value = p.Name
 		}
-		if !inC && !objectArray(p) {
+		switch {
+		case w.entry.lent(p):
+			// the body borrows this copy; the array goes once the body returned
+			value = "&" + p.Name
+			done = append(done, fmt.Sprintf("    %s(&%s);\n", cname.Trampoline(p.T.Vtable.Name, "destroy"), p.Name))
+		case !inC && !objectArray(p):
 			value = castForExport(p, value)
 		}
 		args = append(args, value)

@@ -2,6 +2,7 @@ package cgo
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/metatensor-go/metatensor/gen/spec"
 )
@@ -19,6 +20,18 @@ type Entry struct {
 	// Call is the core expression of a generated body where it differs from the Go binding's
 	// (which writes saves into a growable buffer as a core.SaveSink).
 	Call string `yaml:"call"`
+	// LentToBody names taken mts_array_t parameters, destroyed whatever happens
+	// (consumed_on_error), that the Go body only uses during the call: the C wrapper passes it
+	// the address of its own copy, and destroys the array once the body returned, instead of
+	// the body copying the struct into C memory it allocates and destroying it through a call
+	// into C of its own. The body must destroy it last, after any other call into the caller's
+	// arrays, so that the order of those calls stays the same.
+	LentToBody []string `yaml:"lent_to_body"`
+}
+
+// lent tells whether the body borrows the parameter from the C wrapper (LentToBody).
+func (e *Entry) lent(p *spec.Param) bool {
+	return slices.Contains(e.LentToBody, p.Name)
 }
 
 // Mapping is the export layer's mapping file.
@@ -41,6 +54,22 @@ func check(f *spec.Function, e *Entry) []string {
 	}
 	if e.Call != "" && e.ImplementedIn != "generated" {
 		problems = append(problems, "only generated bodies have a call")
+	}
+	for _, name := range e.LentToBody {
+		var param *spec.Param
+		for _, p := range f.Params {
+			if p.Name == name {
+				param = p
+			}
+		}
+		switch {
+		case param == nil:
+			problems = append(problems, fmt.Sprintf("lent_to_body names %q, which is no parameter", name))
+		case !param.ConsumedOnError || param.Direction != "in":
+			problems = append(problems, fmt.Sprintf("lent_to_body %q must be a taken array that is destroyed whatever happens (consumed_on_error)", name))
+		case e.ImplementedIn == "c" || e.FastPath:
+			problems = append(problems, fmt.Sprintf("lent_to_body %q needs a Go body the wrapper calls directly", name))
+		}
 	}
 	if e.ImplementedIn != "c" && f.Returns.Convention != "status" && f.Returns.Convention != "object" {
 		// Without a status or a NULL result, a Go body would have no way to report errors.
