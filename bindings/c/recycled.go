@@ -90,8 +90,8 @@ func recycleMadeInC(made []*madeInC) {
 	}
 }
 
-// spareBlocksCapacity is the most blocks whose memory a recycled tensor map keeps (about
-// 40 KiB), which bounds what the kept maps hold on to.
+// spareBlocksCapacity is the most blocks whose memory a recycled tensor map keeps (30 KiB),
+// which bounds what the kept maps hold on to.
 const spareBlocksCapacity = 256
 
 // recycleMadeTensorMap is recycleMadeInC for a tensor map, which keeps the memory of its lent
