@@ -43,13 +43,18 @@ type lendRoom struct {
 }
 
 // blocksMemory gives the memory of n lent blocks: the room's own for one, its spare when it
-// has room enough, else new.
+// has room enough, else, for more blocks than a map keeps, the larger spare of recycled.go when
+// that has room enough, else new. Under materializingTensorMaps.
 func (room *lendRoom) blocksMemory(n int) []blockAndValues {
 	switch {
 	case n <= len(room.few):
 		return room.few[:n]
 	case n <= cap(room.spare):
 		return room.spare[:n]
+	case n > spareBlocksCapacity && n <= cap(spareLargeBlocks):
+		blocks := spareLargeBlocks[:n]
+		spareLargeBlocks = nil
+		return blocks
 	}
 	return make([]blockAndValues, n)
 }

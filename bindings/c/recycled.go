@@ -94,17 +94,27 @@ func recycleMadeInC(made []*madeInC) {
 // which bounds what the kept maps hold on to.
 const spareBlocksCapacity = 256
 
+// spareLargeBlocks is the memory of the blocks of one larger recycled map, up to
+// spareLargeBlocksCapacity blocks (2 MiB), for the next map of as many blocks or fewer: a new
+// allocation of that size is memory the process has not touched yet. Under
+// materializingTensorMaps.
+var spareLargeBlocks []blockAndValues
+
+const spareLargeBlocksCapacity = 16384
+
 // recycleMadeTensorMap is recycleMadeInC for a tensor map, which keeps the memory of its lent
-// blocks (lendRoom.spare).
+// blocks (lendRoom.spare), or leaves it as the larger spare when it is for more blocks than a
+// map keeps. Spare memory is clear all along: only the blocks a map used are cleared.
 func recycleMadeTensorMap(made *madeTensorMap) {
-	blocks := made.lent.batch.made
-	if cap(blocks) <= len(made.lent.few) {
-		blocks = made.lent.spare // the room's own: the spare was not used
+	used, keep := made.lent.batch.made, made.lent.spare[:0]
+	if cap(used) > len(made.lent.few) {
+		keep = used[:0] // its own memory, or the spare it took
+	} else {
+		used = nil // the room's own, cleared with the map
 	}
-	blocks = blocks[:cap(blocks)]
 	if poisonRecycled {
-		for i := range blocks {
-			poison(reflect.ValueOf(&blocks[i]).Elem())
+		for i := range used {
+			poison(reflect.ValueOf(&used[i]).Elem())
 		}
 		poison(reflect.ValueOf(made).Elem())
 		return
@@ -112,13 +122,17 @@ func recycleMadeTensorMap(made *madeTensorMap) {
 	if !recycling() {
 		return
 	}
-	clear(blocks)
+	clear(used)
 	*made = madeTensorMap{}
-	if len(blocks) <= spareBlocksCapacity {
-		made.lent.spare = blocks[:0]
+	if cap(keep) <= spareBlocksCapacity {
+		made.lent.spare = keep
 	}
 	materializingTensorMaps.Lock()
 	defer materializingTensorMaps.Unlock()
+	if capacity := cap(keep); capacity > spareBlocksCapacity && capacity <= spareLargeBlocksCapacity &&
+		capacity > cap(spareLargeBlocks) {
+		spareLargeBlocks = keep
+	}
 	spareMadeTensorMaps.give(made)
 }
 

@@ -1218,6 +1218,68 @@ static void test_recycled_memory_across_threads(void) {
     CHECK_INT_EQ(ta_live(), live);
 }
 
+/* Maps of more blocks than a recycled map keeps with itself: the first one freed leaves the
+ * memory of its blocks to the next (recycled.go); two maps read in Go at once must not share
+ * it, and the blocks Go makes in it must be their map's. */
+#define LARGE_BLOCKS 300
+
+struct large {
+    mts_tensormap_t *tensor;
+    int32_t merged[2 * LARGE_BLOCKS];
+    double values[LARGE_BLOCKS];
+};
+
+static void large_map(struct large *m, int round) {
+    mts_block_t *blocks[LARGE_BLOCKS];
+    int32_t keys[LARGE_BLOCKS];
+    static const int32_t property[] = {0};
+    for (int i = 0; i < LARGE_BLOCKS; i++) {
+        int32_t sample[1] = {1000 * round + i};
+        double value[1] = {100 * round + i};
+        uintptr_t shape[2] = {1, 1};
+        blocks[i] = block_from(ta_new_f64(value, shape, 2), ta_labels(NAMES_S, 1, sample, 1), NULL,
+                               ta_labels(NAMES_P, 1, property, 1));
+        keys[i] = i;
+        m->merged[2 * i] = sample[0];
+        m->merged[2 * i + 1] = i;
+        m->values[i] = value[0];
+    }
+    const mts_labels_t *labels = ta_labels(NAMES_K, 1, keys, LARGE_BLOCKS);
+    m->tensor = mts_tensormap(labels, blocks, LARGE_BLOCKS);
+    CHECK(m->tensor != NULL);
+    mts_labels_free(labels);
+}
+
+/* moves the keys of m's map to the samples, frees the map and checks the result */
+static void check_large_moved(struct large *m) {
+    const mts_labels_t *move = ta_labels(NAMES_K, 1, NULL, 0);
+    struct test_array *fill = ta_scalar_f64(-1);
+    mts_tensormap_t *moved = MOVED_KEYS(mts_tensormap_keys_to_samples, m->tensor, move, fill, true);
+    mts_labels_free(move);
+    CHECK_STATUS(mts_tensormap_free(m->tensor), MTS_SUCCESS);
+    mts_block_t *block = block_at(moved, 0);
+    CHECK_BLOCK_LABELS(block, 0, NAMES_S_K, m->merged);
+    static const uintptr_t shape[] = {LARGE_BLOCKS, 1};
+    CHECK_ARRAY(block_array(block), shape, m->values);
+    CHECK_STATUS(mts_tensormap_free(moved), MTS_SUCCESS);
+}
+
+static void test_large_maps_one_after_another(void) {
+    long live = ta_live();
+    static struct large first, second;
+    large_map(&first, 0);
+    check_large_moved(&first);
+    for (int round = 1; round < 3; round++) {
+        large_map(&first, 2 * round);
+        large_map(&second, 2 * round + 1);
+        READ_IN_GO(first.tensor);
+        READ_IN_GO(second.tensor);
+        check_large_moved(&first);
+        check_large_moved(&second);
+    }
+    CHECK_INT_EQ(ta_live(), live);
+}
+
 /* ------------------------------------------------------------------------ */
 
 int main(void) {
@@ -1236,6 +1298,7 @@ int main(void) {
     test_callback_errors();
     test_results_outlive_input();
     test_recycled_memory_across_threads();
+    test_large_maps_one_after_another();
 
     CHECK_NOTHING_LEAKED();
 
