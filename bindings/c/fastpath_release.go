@@ -173,7 +173,8 @@ func (l *labelsBatch) ReleaseRecord(record unsafe.Pointer) {
 }
 
 // finish does the releases collected, or leaves them to the fast path when they are all in
-// its memory (more labels than it holds moved them to Go's).
+// its memory (more labels than it holds moved them to Go's), then recycles the Go memory the
+// free let go.
 func (b *batchRelease) finish() {
 	deleteHandles(b.handles)
 	if d := b.deferred; d != nil && unsafe.SliceData(b.labels) == &d.labels[0] {
@@ -188,10 +189,11 @@ func (b *batchRelease) finish() {
 	}
 	// the fast path's memory ends with its call; the rest is ready for the next free
 	b.arrays, b.records, b.labels, b.handles, b.deferred, b.tensorMap = nil, nil, nil, nil, nil, nil
+	b.recycle()
 }
 
 // recycle gives back the memory of the labels and tensor map made in C that the free let go
-// (recycled.go), now that nothing of the free reads them.
+// (recycled.go), last: nothing of the free reads them any more.
 func (b *batchRelease) recycle() {
 	if len(b.recycled) > 0 {
 		recycleMadeInC(b.recycled)

@@ -141,7 +141,6 @@ func implTensormapFree(record *C.struct_mts_tensormap_t) error {
 	}
 	release := spareReleases.Get().(*batchRelease)
 	defer spareReleases.Put(release)
-	defer release.recycle()
 	lent := allLent(record)
 	count := 0 // C releases lent blocks
 	if lent == nil {

@@ -286,10 +286,11 @@ static inline void check_view_of_(mts_array_t view, struct test_array *array, co
 /* the rest are one check each */
 
 
-/* the names and entries of `labels` */
-static inline void check_labels_(const mts_labels_t *labels, const char *const *names,
-                                 uintptr_t size, const int32_t *values, uintptr_t count,
-                                 const char *file, int line) {
+/* whether `labels` has these names and entries, printing what it has when not; no check is
+ * counted, so that threads may call it */
+static inline int labels_match_(const mts_labels_t *labels, const char *const *names,
+                                uintptr_t size, const int32_t *values, uintptr_t count,
+                                const char *file, int line) {
     const char *const *got_names = NULL;
     uintptr_t got_size = 0;
     const int32_t *got_values = NULL;
@@ -317,7 +318,15 @@ static inline void check_labels_(const mts_labels_t *labels, const char *const *
         }
         fprintf(stderr, "\n");
     }
-    check_record_(ok, file, line, "check_labels");
+    return ok;
+}
+
+/* the names and entries of `labels` */
+static inline void check_labels_(const mts_labels_t *labels, const char *const *names,
+                                 uintptr_t size, const int32_t *values, uintptr_t count,
+                                 const char *file, int line) {
+    check_record_(labels_match_(labels, names, size, values, count, file, line), file, line,
+                  "check_labels");
 }
 
 /* the same for the labels of `axis` of `block` */

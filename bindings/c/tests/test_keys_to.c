@@ -1126,26 +1126,6 @@ struct maker {
     int failures;
 };
 
-/* whether labels have the dimensions `names` and the `count` entries of `values` */
-static int labels_are(const mts_labels_t *labels, const char *const *names, uintptr_t size,
-                      const int32_t *values, uintptr_t count) {
-    const char *const *got_names = NULL;
-    const int32_t *got = NULL;
-    uintptr_t got_size = 0, got_count = 0, got_width = 0;
-    if (labels == NULL || mts_labels_dimensions(labels, &got_names, &got_size) != MTS_SUCCESS ||
-        got_size != size ||
-        mts_labels_values_cpu(labels, &got, &got_count, &got_width) != MTS_SUCCESS ||
-        got_count != count || got_width != size) {
-        return 0;
-    }
-    for (uintptr_t i = 0; i < size; i++) {
-        if (strcmp(got_names[i], names[i]) != 0) {
-            return 0;
-        }
-    }
-    return count * size == 0 || memcmp(got, values, count * size * sizeof(int32_t)) == 0;
-}
-
 static int make_move_and_check(int id, int round) {
     char sample_name[16], property_name[16];
     snprintf(sample_name, sizeof(sample_name), "s%d", id);
@@ -1186,8 +1166,8 @@ static int make_move_and_check(int id, int round) {
         ok = mts_tensormap_block_by_id(moved, &block, 0) == MTS_SUCCESS;
         const mts_labels_t *got_samples = ok ? mts_block_labels(block, 0) : NULL;
         const mts_labels_t *got_properties = ok ? mts_block_labels(block, 1) : NULL;
-        ok = labels_are(got_samples, merged_names, 2, merged, 3) &&
-             labels_are(got_properties, properties_names, 1, properties, 2);
+        ok = labels_match_(got_samples, merged_names, 2, merged, 3, __FILE__, __LINE__) &&
+             labels_match_(got_properties, properties_names, 1, properties, 2, __FILE__, __LINE__);
         mts_labels_free(got_samples);
         mts_labels_free(got_properties);
         ok = mts_tensormap_free(moved) == MTS_SUCCESS && ok;
