@@ -59,10 +59,7 @@ func materializeLabels(record *C.struct_mts_labels_t) objectHandle {
 		return handle // another thread was first
 	}
 	// The names live out of the recycled memory, which other labels' names must not share.
-	names := make([]string, record.size)
-	for i, name := range unsafe.Slice(record.names, record.size) {
-		names[i] = C.GoString(name)
-	}
+	names := namesOf(record.names, int(record.size))
 	made := newMadeInC()
 	made.array.raw = &record.array
 	made.shape = [2]uintptr{uintptr(record.count), uintptr(record.size)}

@@ -30,6 +30,7 @@ type labelsObject struct {
 
 	pinLock sync.Mutex
 	pinner  runtime.Pinner // keeps Go-allocated CPU values where C reads them
+	pinned  atomic.Bool    // set once pinner pinned something: most labels never pin
 
 	// made is the memory the object lives in, for labels made in C (madeInC): a tensor map's
 	// free recycles it once the labels are gone.
@@ -75,6 +76,7 @@ func (o *labelsObject) publish(record *C.struct_mts_labels_t, cpu *core.Labels) 
 	if o.labels.ValuesInGoMemory() {
 		o.pinLock.Lock()
 		o.pinner.Pin(&values[0])
+		o.pinned.Store(true)
 		o.pinLock.Unlock()
 	}
 	C.mtsgo_labels_publish_values(record, (*C.int32_t)(unsafe.Pointer(&values[0])))
@@ -166,8 +168,12 @@ func forgetLabelsRecord(record *C.struct_mts_labels_t) objectHandle {
 	if object.exported != nil {
 		object.exported.release()
 	}
-	object.pinLock.Lock()
-	object.pinner.Unpin()
-	object.pinLock.Unlock()
+	// The record is going: nobody publishes its values any more, so an object that never
+	// pinned has nothing to unpin, and skips the lock.
+	if object.pinned.Load() {
+		object.pinLock.Lock()
+		object.pinner.Unpin()
+		object.pinLock.Unlock()
+	}
 	return handle
 }

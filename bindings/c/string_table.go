@@ -63,3 +63,8 @@ func stringsFromC(strings **C.char, count C.uintptr_t, what string) ([]string, e
 	}
 	return result, nil
 }
+
+// freeStringTable frees a table stringTable made.
+func freeStringTable(table **C.char) {
+	C.free(unsafe.Pointer(table))
+}
