@@ -95,7 +95,7 @@ func newArrayLabelsOfShape(names []string, array Array, shape []uintptr, checkUn
 				return nil, err
 			}
 		}
-		if _, err := l.readValues(true, asked); err != nil {
+		if _, err := l.readValuesAlone(true, asked); err != nil { // l is not handed out yet
 			l.releaseTensor()
 			return nil, err
 		}
@@ -269,6 +269,12 @@ func errMetaDevice() error {
 func (l *ArrayLabels) readValues(checkUnique bool, asked *Asked) (*Labels, error) {
 	l.cpuLock.Lock()
 	defer l.cpuLock.Unlock()
+	return l.readValuesAlone(checkUnique, asked)
+}
+
+// readValuesAlone is readValues for a caller that no other goroutine can race: one holding
+// cpuLock, or the maker of labels that nobody else holds yet, which spares the lock.
+func (l *ArrayLabels) readValuesAlone(checkUnique bool, asked *Asked) (*Labels, error) {
 	if cpu := l.cpu.Load(); cpu != nil {
 		return cpu, nil
 	}
