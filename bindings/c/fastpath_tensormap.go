@@ -35,7 +35,7 @@ func materializeTensorMap(record *C.struct_mts_tensormap_t) (objectHandle, error
 	if err := materializeBlocks(slots, &made.lent); err != nil {
 		return 0, err
 	}
-	blocks := core.InRoom(made.fewBlocks[:], len(slots))
+	blocks := made.blockList(len(slots))
 	if lent := &made.lent.batch; lent.handle != 0 {
 		// materializeBlocks lent every block just now, made in the slots' order (lendBlocks)
 		record.lends = 1
@@ -74,6 +74,24 @@ type madeTensorMap struct {
 	tensor    core.TensorMap
 	fewBlocks [4]*core.Block
 	lent      lendRoom
+	// blocks is the list of the blocks when they are more than fewBlocks holds: its own, or
+	// spareBlocks, the cleared list a recycled map kept (recycled.go).
+	blocks      []*core.Block
+	spareBlocks []*core.Block
+}
+
+// blockList gives the list for n blocks: fewBlocks, the kept list when it has room, else new.
+func (m *madeTensorMap) blockList(n int) []*core.Block {
+	switch {
+	case n <= len(m.fewBlocks):
+		return m.fewBlocks[:n:n]
+	case n <= cap(m.spareBlocks):
+		m.blocks = m.spareBlocks[:n:n]
+	default:
+		m.blocks = make([]*core.Block, n)
+	}
+	m.spareBlocks = nil
+	return m.blocks
 }
 
 // tensorMapHandle is the address of the handle of a tensor map record, which C and Go both

@@ -90,8 +90,8 @@ func recycleMadeInC(made []*madeInC) {
 	}
 }
 
-// spareBlocksCapacity is the most blocks whose memory a recycled tensor map keeps (30 KiB),
-// which bounds what the kept maps hold on to.
+// spareBlocksCapacity is the most blocks whose memory a recycled tensor map keeps (32 KiB
+// with their list), which bounds what the kept maps hold on to.
 const spareBlocksCapacity = 256
 
 // spareLargeBlocks is the memory of the blocks of one larger recycled map, up to
@@ -103,8 +103,9 @@ var spareLargeBlocks []blockAndValues
 const spareLargeBlocksCapacity = 16384
 
 // recycleMadeTensorMap is recycleMadeInC for a tensor map, which keeps the memory of its lent
-// blocks (lendRoom.spare), or leaves it as the larger spare when it is for more blocks than a
-// map keeps. Spare memory is clear all along: only the blocks a map used are cleared.
+// blocks (lendRoom.spare) and the list of its blocks (spareBlocks), or leaves the former as the
+// larger spare when it is for more blocks than a map keeps. Spare memory is clear all along:
+// only the blocks a map used are cleared.
 func recycleMadeTensorMap(made *madeTensorMap) {
 	used, keep := made.lent.batch.made, made.lent.spare[:0]
 	if cap(used) > len(made.lent.few) {
@@ -112,10 +113,15 @@ func recycleMadeTensorMap(made *madeTensorMap) {
 	} else {
 		used = nil // the room's own, cleared with the map
 	}
+	list, keepList := made.blocks, made.spareBlocks // one of them at most is not nil
+	if list != nil {
+		keepList = list[:0]
+	}
 	if poisonRecycled {
 		for i := range used {
 			poison(reflect.ValueOf(&used[i]).Elem())
 		}
+		clear(list) // poisoned as pointers are: nil
 		poison(reflect.ValueOf(made).Elem())
 		return
 	}
@@ -123,9 +129,13 @@ func recycleMadeTensorMap(made *madeTensorMap) {
 		return
 	}
 	clear(used)
+	clear(list)
 	*made = madeTensorMap{}
 	if cap(keep) <= spareBlocksCapacity {
 		made.lent.spare = keep
+	}
+	if cap(keepList) <= spareBlocksCapacity {
+		made.spareBlocks = keepList
 	}
 	materializingTensorMaps.Lock()
 	defer materializingTensorMaps.Unlock()

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/metatensor-go/metatensor/internal/core"
 )
 
 type poisoned struct {
@@ -86,4 +88,50 @@ func TestSparesKeepAtMostTheirCapacity(t *testing.T) {
 	}
 	assert.Empty(t, s.items)
 	assert.NotNil(t, s.take(), "an empty stack makes new memory")
+}
+
+// A map of more blocks than fewBlocks holds keeps its list of blocks, cleared, for the next
+// map of as many blocks or fewer; a larger one gets a list of its own.
+func TestRecycledMapKeepsItsListOfBlocks(t *testing.T) {
+	materializingTensorMaps.Lock()
+	tensor := newMadeTensorMap()
+	materializingTensorMaps.Unlock()
+	list := tensor.blockList(10)
+	assert.Len(t, list, 10)
+	for i := range list {
+		list[i] = new(core.Block)
+	}
+	recycleMadeTensorMap(tensor)
+	if poisonRecycled {
+		assert.Equal(t, make([]*core.Block, 10), list, "the list is cleared, not kept")
+		assert.Nil(t, tensor.spareBlocks)
+		return
+	}
+	if !recycling() {
+		assert.Equal(t, 10, len(tensor.blocks), "left as it was, to the collector")
+		return
+	}
+	materializingTensorMaps.Lock()
+	assert.Same(t, tensor, newMadeTensorMap())
+	materializingTensorMaps.Unlock()
+	assert.Equal(t, make([]*core.Block, 10), list, "cleared")
+	assert.Nil(t, tensor.blocks)
+	assert.Equal(t, 10, cap(tensor.spareBlocks))
+
+	few := tensor.blockList(3)
+	assert.Len(t, few, 3)
+	assert.Equal(t, 10, cap(tensor.spareBlocks), "few blocks use fewBlocks, the list stays kept")
+	again := tensor.blockList(8)
+	assert.Same(t, &list[0], &again[0], "the kept list, for fewer blocks")
+	assert.Len(t, again, 8)
+	assert.Nil(t, tensor.spareBlocks, "taken")
+
+	recycleMadeTensorMap(tensor)
+	materializingTensorMaps.Lock()
+	assert.Same(t, tensor, newMadeTensorMap())
+	materializingTensorMaps.Unlock()
+	larger := tensor.blockList(11)
+	assert.NotSame(t, &list[0], &larger[0], "too short: a new list")
+	assert.Len(t, larger, 11)
+	recycleMadeTensorMap(tensor)
 }
