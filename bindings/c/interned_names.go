@@ -41,12 +41,3 @@ func namesOf(names **C.char, count int) []string {
 	}
 	return list
 }
-
-// cStringLength is strlen without a call into C: names are short.
-func cStringLength(s *C.char) int {
-	n := 0
-	for *(*byte)(unsafe.Add(unsafe.Pointer(s), n)) != 0 {
-		n++
-	}
-	return n
-}

@@ -68,3 +68,12 @@ func stringsFromC(strings **C.char, count C.uintptr_t, what string) ([]string, e
 func freeStringTable(table **C.char) {
 	C.free(unsafe.Pointer(table))
 }
+
+// cStringLength is strlen without a call into C, for the short strings of names and keys.
+func cStringLength(s *C.char) int {
+	n := 0
+	for *(*byte)(unsafe.Add(unsafe.Pointer(s), n)) != 0 {
+		n++
+	}
+	return n
+}

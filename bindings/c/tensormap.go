@@ -6,6 +6,7 @@ import "C"
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -194,7 +195,8 @@ func implTensormapGetInfo(record *C.struct_mts_tensormap_t, key *C.char, value *
 	if err != nil {
 		return err
 	}
-	keyText := C.GoString(key)
+	// The key's bytes in place, for the lookups: only a key kept below is copied.
+	keyText := unsafe.String((*byte)(unsafe.Pointer(key)), cStringLength(key))
 	if err := core.CheckInfoKey(keyText); err != nil {
 		return err
 	}
@@ -215,7 +217,7 @@ func implTensormapGetInfo(record *C.struct_mts_tensormap_t, key *C.char, value *
 		if object.values == nil {
 			object.values = make(map[string]*C.char)
 		}
-		object.values[keyText] = cached
+		object.values[strings.Clone(keyText)] = cached
 	}
 	storeOut(value, cached)
 	return nil

@@ -1204,6 +1204,26 @@ static void test_info(void) {
 /* The info of new tensor maps: empty for every valid key, an error for a key that is not
  * UTF-8, as the first call on the map or after reads of its info; the map then takes info and
  * lists it. */
+/* get_info reads the key in the caller's buffer, and copies it only to keep it: once the
+ * buffer holds another key (of the same length), the first key still finds its value, the
+ * same pointer as before. */
+static void test_info_key_buffer_reused(void) {
+    long live = ta_live();
+    mts_tensormap_t *tensor = simple_tensor(NULL);
+    CHECK_STATUS(mts_tensormap_set_info(tensor, "\xc3\xa9t\xc3\xa9", "summer"), MTS_SUCCESS);
+    CHECK_STATUS(mts_tensormap_set_info(tensor, "hiver", "winter"), MTS_SUCCESS);
+    char key[16];
+    strcpy(key, "\xc3\xa9t\xc3\xa9");
+    const char *summer = get_info(tensor, key);
+    CHECK_STR_EQ(summer, "summer");
+    strcpy(key, "hiver");
+    CHECK_STR_EQ(get_info(tensor, key), "winter");
+    CHECK(get_info(tensor, "\xc3\xa9t\xc3\xa9") == summer);
+    CHECK_STR_EQ(summer, "summer");
+    CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
+    CHECK(ta_live() == live);
+}
+
 static void test_info_of_new_maps(void) {
     long live = ta_live();
     static const char *const keys_read[] = {"missing", "", "cl\xc3\xa9", "k"};
@@ -1803,6 +1823,7 @@ int main(void) {
     test_concurrent_first_reads();
     test_concurrent_frees();
     test_info();
+    test_info_key_buffer_reused();
     test_info_of_new_maps();
     test_info_set_on_new_maps();
     test_maps_made_after_frees();
