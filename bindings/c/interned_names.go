@@ -24,16 +24,16 @@ var (
 // namesOf gives the names of `count` C strings as a Go list shared with earlier labels of
 // the same names; the caller holds materializing.
 func namesOf(names **C.char, count int) []string {
-	strings := unsafe.Slice(names, count)
+	cNames := unsafe.Slice(names, count)
 	namesKey = namesKey[:0]
-	for _, name := range strings {
+	for _, name := range cNames {
 		namesKey = append(namesKey, unsafe.Slice((*byte)(unsafe.Pointer(name)), cStringLength(name)+1)...)
 	}
 	if list, ok := internedNames[string(namesKey)]; ok {
 		return list
 	}
 	list := make([]string, count)
-	for i, name := range strings {
+	for i, name := range cNames {
 		list[i] = C.GoString(name)
 	}
 	if len(internedNames) < maxInternedNames {
