@@ -80,18 +80,19 @@ type madeTensorMap struct {
 	spareBlocks []*core.Block
 }
 
-// blockList gives the list for n blocks: fewBlocks, the kept list when it has room, else new.
+// blockList gives the list for n blocks: fewBlocks, the kept list when it has room (all of
+// its capacity kept for the next map, as lendRoom.blocksMemory keeps the blocks'), else new.
 func (m *madeTensorMap) blockList(n int) []*core.Block {
-	switch {
-	case n <= len(m.fewBlocks):
+	if n <= len(m.fewBlocks) {
 		return m.fewBlocks[:n:n]
-	case n <= cap(m.spareBlocks):
-		m.blocks = m.spareBlocks[:n:n]
-	default:
+	}
+	if n <= cap(m.spareBlocks) {
+		m.blocks = m.spareBlocks[:n]
+	} else {
 		m.blocks = make([]*core.Block, n)
 	}
 	m.spareBlocks = nil
-	return m.blocks
+	return m.blocks[:n:n]
 }
 
 // tensorMapHandle is the address of the handle of a tensor map record, which C and Go both

@@ -13,26 +13,36 @@ import (
 	"github.com/metatensor-go/metatensor/gen/spec"
 )
 
-// bodiesOf generates the bodies of the repository's spec, with edit applied to the text of
-// its cgo mapping first.
-func bodiesOf(t *testing.T, edit func(string) string) (string, error) {
+// repoSpec loads the repository's spec and its cgo mapping, with edit applied to the text of
+// the mapping first; the error is the mapping's.
+func repoSpec(t *testing.T, edit func(string) string) (*spec.API, *Mapping, error) {
 	t.Helper()
 	specDir := filepath.Join("..", "..", "spec")
 	api, err := spec.Load(filepath.Join(specDir, "api.yaml"))
-	require.NoError(t, err)
-	goMapping, err := spec.LoadMapping(filepath.Join(specDir, "bindings"), api, golang.Target)
 	require.NoError(t, err)
 	path := filepath.Join(specDir, "bindings", "cgo.yaml")
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	m, err := spec.ParseMapping(path, []byte(edit(string(data))), api, Target)
+	return api, m, err
+}
+
+func unedited(s string) string { return s }
+
+// bodiesOf generates the bodies of the repository's spec, with edit applied to the text of
+// its cgo mapping first.
+func bodiesOf(t *testing.T, edit func(string) string) (string, error) {
+	t.Helper()
+	api, m, err := repoSpec(t, edit)
+	require.NoError(t, err)
+	goMapping, err := spec.LoadMapping(filepath.Join("..", "..", "spec", "bindings"), api, golang.Target)
 	require.NoError(t, err)
 	source, err := Bodies(api, m, goMapping, filepath.Join("..", "..", "internal", "core"))
 	return string(source), err
 }
 
 func TestBodiesFollowTheCoreCall(t *testing.T) {
-	text, err := bodiesOf(t, func(s string) string { return s })
+	text, err := bodiesOf(t, unedited)
 	require.NoError(t, err)
 	// the object is looked up, the taken array released when a later lookup fails, the core
 	// called, the result given its record
@@ -78,10 +88,7 @@ func TestEntriesOfMustNameLabels(t *testing.T) {
 }
 
 func TestLentArraysAreDestroyedByTheWrapper(t *testing.T) {
-	specDir := filepath.Join("..", "..", "spec")
-	api, err := spec.Load(filepath.Join(specDir, "api.yaml"))
-	require.NoError(t, err)
-	m, err := spec.LoadMapping(filepath.Join(specDir, "bindings"), api, Target)
+	api, m, err := repoSpec(t, unedited)
 	require.NoError(t, err)
 	text := string(cWrappers(api, m))
 	wrapper := text[strings.Index(text, "struct mts_tensormap_t *mts_tensormap_keys_to_samples("):]
@@ -95,20 +102,15 @@ func TestLentArraysAreDestroyedByTheWrapper(t *testing.T) {
 }
 
 func TestLentToBodyNeedsAConsumedArrayAndAGoBody(t *testing.T) {
-	specDir := filepath.Join("..", "..", "spec")
-	api, err := spec.Load(filepath.Join(specDir, "api.yaml"))
-	require.NoError(t, err)
-	path := filepath.Join(specDir, "bindings", "cgo.yaml")
-	data, err := os.ReadFile(path)
-	require.NoError(t, err)
 	for edit, problem := range map[string]string{
 		"lent_to_body: [sort_samples]":                `lent_to_body "sort_samples" must be a taken array that is destroyed whatever happens`,
 		"lent_to_body: [nowhere]":                     `lent_to_body names "nowhere", which is no parameter`,
 		"lent_to_body: [fill_value], fast_path: true": `lent_to_body "fill_value" needs a Go body the wrapper calls directly`,
 	} {
-		text := strings.Replace(string(data), "mts_tensormap_keys_to_samples: {implemented_in: generated, lent_to_body: [fill_value]}",
-			"mts_tensormap_keys_to_samples: {implemented_in: generated, "+edit+"}", 1)
-		_, err := spec.ParseMapping(path, []byte(text), api, Target)
+		_, _, err := repoSpec(t, func(text string) string {
+			return strings.Replace(text, "mts_tensormap_keys_to_samples: {implemented_in: generated, lent_to_body: [fill_value]}",
+				"mts_tensormap_keys_to_samples: {implemented_in: generated, "+edit+"}", 1)
+		})
 		require.Error(t, err, edit)
 		assert.Contains(t, err.Error(), problem)
 	}
