@@ -165,25 +165,47 @@ mts_status_t mtsgo_give_handle(void **slot) {
     return MTS_SUCCESS;
 }
 
-void *mtsgo_handle_new(struct mtsgo_record *record) {
-    uintptr_t handle;
+/* Takes a slot of the table for record: its index, and the handle naming it in *handle; 0
+ * (error recorded) when none is left. */
+static int take_slot(struct mtsgo_record *record, uint32_t *index, uintptr_t *handle) {
     if (cached_count == 0 && !refill_cache()) {
         mtsgo_fail(MTS_INTERNAL_ERROR, "internal error: too many live objects, or out of memory");
-        return NULL;
+        return 0;
     }
-    uint32_t index = cached[--cached_count];
-    struct mtsgo_handle_slot *slot = mtsgo_handle_slot_at(index);
+    *index = cached[--cached_count];
+    struct mtsgo_handle_slot *slot = mtsgo_handle_slot_at(*index);
     slot->kind = record->magic;
     __atomic_store_n(&slot->record, (uintptr_t)record ^ MTSGO_HANDLE_HIDDEN, __ATOMIC_RELEASE);
-    handle = encode(index, __atomic_load_n(&slot->generation, __ATOMIC_RELAXED));
+    *handle = encode(*index, __atomic_load_n(&slot->generation, __ATOMIC_RELAXED));
+    return 1;
+}
+
+void *mtsgo_handle_new(struct mtsgo_record *record) {
+    uint32_t index;
+    uintptr_t handle;
+    if (!take_slot(record, &index, &handle)) {
+        return NULL;
+    }
     uintptr_t none = 0;
     if (!__atomic_compare_exchange_n(&record->caller, &none, handle, 0, __ATOMIC_ACQ_REL,
                                      __ATOMIC_ACQUIRE)) {
         /* Another thread gave the record a handle first: use that one. */
-        __atomic_store_n(&slot->record, 0, __ATOMIC_RELEASE);
+        __atomic_store_n(&mtsgo_handle_slot_at(index)->record, 0, __ATOMIC_RELEASE);
         cached[cached_count++] = index;
         return (void *)none;
     }
+    return (void *)handle;
+}
+
+void *mtsgo_handle_new_unshared(struct mtsgo_record *record) {
+    uint32_t index;
+    uintptr_t handle;
+    if (!take_slot(record, &index, &handle)) {
+        return NULL;
+    }
+    /* No other thread can race this store: a plain one, where the exchange's lock would wait
+     * for the stores that just filled the record. */
+    __atomic_store_n(&record->caller, handle, __ATOMIC_RELEASE);
     return (void *)handle;
 }
 

@@ -123,6 +123,9 @@ struct mtsgo_record {
  * out of memory. */
 void *mtsgo_handle_new(struct mtsgo_record *record);
 
+/* mtsgo_handle_new for a record no other thread can see yet (one just made): no exchange. */
+void *mtsgo_handle_new_unshared(struct mtsgo_record *record);
+
 /* The handle of a record, made the first time. */
 static inline void *mtsgo_handle_of(struct mtsgo_record *record) {
     uintptr_t handle = __atomic_load_n(&record->caller, __ATOMIC_ACQUIRE);
