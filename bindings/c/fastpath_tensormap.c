@@ -96,15 +96,22 @@ struct mts_tensormap_t *mtsgo_c_tensormap(const struct mts_labels_t *keys, struc
         }
         return NULL;
     }
+    /* Held before the new record is written, as mts_block's labels (fastpath_block.c). */
+    mtsgo_labels_hold(go_keys);
     struct mts_tensormap_t *tensor = mtsgo_tensormap_record_new(count);
-    if (tensor == NULL) {
+    if (tensor != NULL) {
+        tensor->record.magic = MTSGO_TENSORMAP_MAGIC; /* the kind of its handle */
+    }
+    if (tensor == NULL || mtsgo_handle_new_unshared(&tensor->record) == NULL) {
         /* Everything agreed: Go words the lack of memory; the blocks stay with the caller. */
+        mtsgo_labels_unhold(go_keys, 1);
+        if (tensor != NULL) {
+            mtsgo_tensormap_record_free(tensor);
+        }
         mtsgo_tensormap_refused(&asked);
         return NULL;
     }
     mtsgo_blocks_given(blocks, count);
-    tensor->record.magic = MTSGO_TENSORMAP_MAGIC;
-    mtsgo_labels_hold(go_keys);
     tensor->keys = go_keys;
     for (uintptr_t i = 0; i < count; i++) {
         tensor->blocks[i] = blocks[i];
