@@ -54,7 +54,7 @@ examples: lib headers
 
 # ---------------------------------------------------------------- tests
 
-test: go-test rust-tests rust-tests-leaks rust-tests-asan rust-package rust-link-tests rust-reference-tests rust-reference-tests-ours c-tests c-tests-leaks c-tests-valgrind c-tests-asan c-tests-reference abi-tests install-test reference-compare mts-compat
+test: go-test rust-tests rust-tests-leaks rust-tests-asan rust-package rust-link-tests rust-reference-tests rust-reference-tests-ours c-tests c-tests-leaks c-tests-valgrind c-tests-asan c-tests-reference abi-tests install-test reference-compare mts-compat bench-test
 
 # The pure-Go packages also build for a platform without fold_vector_amd64.s, and with the
 # purego tag that leaves it out.

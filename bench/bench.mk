@@ -71,7 +71,11 @@ BENCH_FASTPATH_CASES ?= create_5x3:labels create_unique_5x3:unique tensor_block_
 BENCH_OURS := $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%-ours)
 BENCH_REFERENCE := $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%-reference)
 
-.PHONY: bench bench-reduce
+.PHONY: bench bench-reduce bench-test
+
+# Checks bench/run.sh's table on fake programs (part of make test; no library needed).
+bench-test:
+	bash bench/run_test.sh
 
 bench: lib headers reference $(BENCH_OURS) $(BENCH_REFERENCE)
 	BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_MALLOC=$(BENCH_MALLOC) BENCH_FASTPATH_CASES="$(BENCH_FASTPATH_CASES)" bash bench/run.sh $(BENCH_BUILD) $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%) -- $(BENCH_ARGS)

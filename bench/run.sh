@@ -15,9 +15,12 @@
 # Writes OUT_DIR/ours.tsv and OUT_DIR/reference.tsv (the rows of every program of that side,
 # one after the other, see bench/harness.h) and OUT_DIR/results.tsv, one line per operation:
 #   id  description  unit  ours_median_ns  reference_median_ns  ratio  ours_status
-#   reference_status  ours_message  reference_message
+#   reference_status  ours_message  reference_message  round_ratio_min  round_ratio_max
 # where a status is ok, error or missing (the program died before that row) and the numbers
 # of a row that is not ok are "-". In the table an error reads "n/a"; the messages follow it.
+# The round ratios are the lowest and highest of ours/reference within one round, where the
+# two sides ran one after the other: how far the host's drift moved the row during the run
+# (a ratio whose range straddles 1 says less than one far from it). "-" with one round.
 #
 # A program may name one of its rows as its baseline with a "#baseline<TAB>ID" line (io_bench:
 # a plain memcpy): a second table then gives, for every other row of that program, its median
@@ -201,6 +204,20 @@ function median_of_rounds(side, id,    n, i, j, value, sorted) {
     }
     return (n % 2 == 1) ? sorted[(n + 1) / 2] : (sorted[n / 2] + sorted[n / 2 + 1]) / 2
 }
+# the lowest and highest ours/reference of a round for id, in lowest and highest: "-" unless
+# both sides have every round of the row (round r of each side ran in round r)
+function round_ratios(id,    r, value) {
+    lowest = "-"; highest = "-"
+    if (state["ours", id] != "ok" || state["reference", id] != "ok" || rounds < 2) return
+    if (rounds_of["ours", id] != rounds || rounds_of["reference", id] != rounds) return
+    for (r = 1; r <= rounds; r++) {
+        if (round_median["reference", id, r] <= 0) { lowest = "-"; highest = "-"; return }
+        value = round_median["ours", id, r] / round_median["reference", id, r]
+        if (lowest == "-" || value < lowest) lowest = value
+        if (highest == "-" || value > highest) highest = value
+    }
+    lowest = sprintf("%.2f", lowest); highest = sprintf("%.2f", highest)
+}
 END {
     # a row a program did not print (it stopped before) is "missing"; read `status` only here,
     # since reading an absent element of an awk array creates it
@@ -226,22 +243,24 @@ END {
         name[id] = description[id] (unit[id] == "lookup" ? " (per lookup)" : "")
         if (length(name[id]) > width) width = length(name[id])
     }
-    format = "%-" width "s | %12s | %12s | %14s\n"
-    printf format, "operation", "ours", "reference", "ours/reference"
-    printf "%s-|-%s-|-%s-|-%s\n", repeat("-", width), repeat("-", 12), repeat("-", 12), repeat("-", 14)
+    format = "%-" width "s | %12s | %12s | %14s | %12s\n"
+    printf format, "operation", "ours", "reference", "ours/reference", "rounds"
+    printf "%s-|-%s-|-%s-|-%s-|-%s\n", repeat("-", width), repeat("-", 12), repeat("-", 12), repeat("-", 14), repeat("-", 12)
 
-    print "id\tdescription\tunit\tours_median_ns\treference_median_ns\tratio\tours_status\treference_status\tours_message\treference_message" > results
+    print "id\tdescription\tunit\tours_median_ns\treference_median_ns\tratio\tours_status\treference_status\tours_message\treference_message\tround_ratio_min\tround_ratio_max" > results
     for (i = 1; i <= count; i++) {
         id = order[i]
         ratio = "-"
         if (state["ours", id] == "ok" && state["reference", id] == "ok" && median["reference", id] + 0 > 0)
             ratio = sprintf("%.2f", median["ours", id] / median["reference", id])
-        printf format, name[id], cell("ours", id), cell("reference", id), (ratio == "-" ? "-" : ratio "x")
+        round_ratios(id)
+        printf format, name[id], cell("ours", id), cell("reference", id), (ratio == "-" ? "-" : ratio "x"),
+            (lowest == "-" ? "-" : lowest "-" highest)
         ours_median = (state["ours", id] == "ok") ? median["ours", id] : "-"
         reference_median = (state["reference", id] == "ok") ? median["reference", id] : "-"
-        printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", id, description[id], unit[id], ours_median,
+        printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", id, description[id], unit[id], ours_median,
             reference_median, ratio, state["ours", id], state["reference", id], message["ours", id],
-            message["reference", id] > results
+            message["reference", id], lowest, highest > results
     }
 
     # ratios to the baseline rows, each library over its own baseline
