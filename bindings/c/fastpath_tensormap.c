@@ -101,13 +101,14 @@ struct mts_tensormap_t *mtsgo_c_tensormap(const struct mts_labels_t *keys, struc
     struct mts_tensormap_t *tensor = mtsgo_tensormap_record_new(count);
     if (tensor != NULL) {
         tensor->record.magic = MTSGO_TENSORMAP_MAGIC; /* the kind of its handle */
+        if (mtsgo_handle_new_unshared(&tensor->record) == NULL) {
+            mtsgo_tensormap_record_free(tensor);
+            tensor = NULL;
+        }
     }
-    if (tensor == NULL || mtsgo_handle_new_unshared(&tensor->record) == NULL) {
+    if (tensor == NULL) {
         /* Everything agreed: Go words the lack of memory; the blocks stay with the caller. */
         mtsgo_labels_unhold(go_keys, 1);
-        if (tensor != NULL) {
-            mtsgo_tensormap_record_free(tensor);
-        }
         mtsgo_tensormap_refused(&asked);
         return NULL;
     }
