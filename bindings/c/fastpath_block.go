@@ -21,8 +21,8 @@ var materializingBlocks sync.Mutex
 // yet, with their C gradients (fastpath_gradient.c), together: the blocks, their array adaptors
 // and their components are allocated at once,
 // since a tensor map made from blocks made in C makes thousands here. C checked the values'
-// shape and devices against the labels as strictly as the core: the core checks them again
-// from what C asked, without asking the arrays again. Each block takes over its record's
+// shape and devices against the labels, and the components, as strictly as the core, which
+// takes that check (core.Asked.BlockChecked). Each block takes over its record's
 // references to the labels and its values array, which stays in the record; or, when lend is
 // set (the blocks of a tensor map made in C, made in Go together), the records lend them
 // (core.Asked.Lent): each keeps its references, and releases them with itself in C
@@ -110,6 +110,9 @@ func materializeBlocks(records []*C.struct_mts_block_t, room *lendRoom) error {
 		if !made[i].block.View().AttachNew(unsafe.Pointer(record)) {
 			panic(core.Errorf(core.InternalError, "a new block already has a record"))
 		}
+		if lend {
+			record.lent_index = C.uintptr_t(i)
+		}
 		done++
 	}
 	if err == nil && gradients {
@@ -168,9 +171,6 @@ func materializeInto(block *core.Block, values *cArray, components []*core.Array
 	var labelsBuffer recordLabelsBuffer
 	all := recordLabels(record, &labelsBuffer)
 	var objects [len(labelsBuffer)]*labelsObject
-	var shape [len(labelsBuffer)]uintptr
-	var devices [len(labelsBuffer) + 1]core.Device
-	devices[0] = deviceFromC(record.device)
 	for i, labels := range all {
 		object := handovers[i].object
 		if handovers[i].record != labels {
@@ -179,23 +179,17 @@ func materializeInto(block *core.Block, values *cArray, components []*core.Array
 				return err // the record's reference keeps the labels alive: can not happen
 			}
 		}
-		objects[i], shape[i], devices[i+1] = object, uintptr(labels.count), devices[0]
+		objects[i] = object
 		if i > 0 && i <= count {
 			components[i-1] = object.labels
 		}
 	}
 	// Set field by field: a composite literal is built aside and copied whole, reading back
-	// the words just written (a stall per block).
+	// the words just written (a stall per block). C checked the block as the core does
+	// (mtsgo_c_block, fastpath_gradient.c), which therefore can not fail.
 	var asked core.Asked
-	asked.Shape, asked.HasShape = shape[:len(all)], true
-	asked.Devices = devices[:len(all)+1]
-	asked.Retained, asked.Lent = true, lend
-	err := core.InitBlockAsked(block, values, objects[0].labels, components, objects[count+1].labels, &asked)
-	if err != nil {
-		// C checked what the core checks: this is a bug. The values are gone (unless lent);
-		// the record keeps its labels references, which mts_block_free releases.
-		return core.Errorf(core.InternalError, "a block made in C was rejected: %v", err)
-	}
+	asked.BlockChecked, asked.Retained, asked.Lent = true, true, lend
+	_ = core.InitBlockAsked(block, values, objects[0].labels, components, objects[count+1].labels, &asked)
 	if lend {
 		for i, labels := range all {
 			handovers[i].keep(labels, objects[i])

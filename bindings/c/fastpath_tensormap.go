@@ -81,14 +81,19 @@ type madeTensorMap struct {
 }
 
 // blockList gives the list for n blocks: fewBlocks, the kept list when it has room (all of
-// its capacity kept for the next map, as lendRoom.blocksMemory keeps the blocks'), else new.
+// its capacity kept for the next map, as lendRoom.blocksMemory keeps the blocks'), for more
+// blocks than a map keeps the larger spare of recycled.go when it has room, else new. Under
+// materializingTensorMaps.
 func (m *madeTensorMap) blockList(n int) []*core.Block {
 	if n <= len(m.fewBlocks) {
 		return m.fewBlocks[:n:n]
 	}
-	if n <= cap(m.spareBlocks) {
+	switch {
+	case n <= cap(m.spareBlocks):
 		m.blocks = m.spareBlocks[:n]
-	} else {
+	case n > spareBlocksCapacity && n <= cap(spareLargeList):
+		m.blocks, spareLargeList = spareLargeList[:n], nil
+	default:
 		m.blocks = make([]*core.Block, n)
 	}
 	m.spareBlocks = nil

@@ -59,7 +59,8 @@ func (room *lendRoom) blocksMemory(n int) []blockAndValues {
 	return make([]blockAndValues, n)
 }
 
-// lendBlocks gives the records their blocks, made lent, under one handle.
+// lendBlocks gives the records their blocks, made lent, under one handle; each record has its
+// lent_index already (materializeBlocks set it while the record was in the cache).
 func (room *lendRoom) lendBlocks(records []*C.struct_mts_block_t, made []blockAndValues) {
 	if len(records) == 0 {
 		return
@@ -67,9 +68,8 @@ func (room *lendRoom) lendBlocks(records []*C.struct_mts_block_t, made []blockAn
 	batch := &room.batch
 	*batch = lentBlocks{made: made, lent: len(records), tensorMap: room.tensorMap}
 	batch.handle = newHandle(batch)
-	for i, record := range records {
-		record.lent_index = C.uintptr_t(i)
-		atomic.StoreUintptr(blockHandle(record), uintptr(batch.handle))
+	for _, record := range records {
+		publishHandle(blockHandle(record), uintptr(batch.handle))
 	}
 }
 

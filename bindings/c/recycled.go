@@ -7,6 +7,8 @@ import (
 	"os"
 	"reflect"
 	"unsafe"
+
+	"github.com/metatensor-go/metatensor/internal/core"
 )
 
 // The Go memory of labels and tensor maps made in C (madeInC, madeTensorMap) is recycled by the
@@ -96,14 +98,18 @@ const spareBlocksCapacity = 256
 
 // spareLargeBlocks is the memory of the blocks of one larger recycled map, up to
 // spareLargeBlocksCapacity blocks (2 MiB), for the next map of as many blocks or fewer: a new
-// allocation of that size is memory the process has not touched yet. Under
+// allocation of that size is memory the process has not touched yet (a page fault every 4 KiB
+// of it). spareLargeList is the same for the list of its blocks (128 KiB). Both under
 // materializingTensorMaps.
-var spareLargeBlocks []blockAndValues
+var (
+	spareLargeBlocks []blockAndValues
+	spareLargeList   []*core.Block
+)
 
 const spareLargeBlocksCapacity = 16384
 
 // recycleMadeTensorMap is recycleMadeInC for a tensor map, which keeps the memory of its lent
-// blocks (lendRoom.spare) and the list of its blocks (spareBlocks), or leaves the former as the
+// blocks (lendRoom.spare) and the list of its blocks (spareBlocks), or leaves each as the
 // larger spare when it is for more blocks than a map keeps. Spare memory is clear all along:
 // only the blocks a map used are cleared.
 func recycleMadeTensorMap(made *madeTensorMap) {
@@ -142,6 +148,10 @@ func recycleMadeTensorMap(made *madeTensorMap) {
 	if capacity := cap(keep); capacity > spareBlocksCapacity && capacity <= spareLargeBlocksCapacity &&
 		capacity > cap(spareLargeBlocks) {
 		spareLargeBlocks = keep
+	}
+	if capacity := cap(keepList); capacity > spareBlocksCapacity && capacity <= spareLargeBlocksCapacity &&
+		capacity > cap(spareLargeList) {
+		spareLargeList = keepList
 	}
 	spareMadeTensorMaps.give(made)
 }

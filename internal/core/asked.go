@@ -25,6 +25,11 @@ type Asked struct {
 	// whether their rows increase all along: labels checked for uniqueness take that check
 	// instead of doing it again.
 	Distinct, Sorted bool
+	// BlockChecked says that the caller checked a block as InitBlockAsked does (the values'
+	// shape against the labels' counts, the components, the devices), in the same order and
+	// as strictly: a binding that made the block in another language, checking it there.
+	// Shape and Devices are then not read.
+	BlockChecked bool
 	// Retained says that the caller counted the block's references to its labels already
 	// (ArrayLabels.RetainN, for many blocks at once): InitBlockAsked takes none.
 	Retained bool

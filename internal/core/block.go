@@ -49,15 +49,33 @@ func NewBlockAsked(values Array, samples *ArrayLabels, components []*ArrayLabels
 // allocated (a binding making many blocks at once allocates them together). The block keeps
 // the components slice, which the caller must not change afterwards. Asked comes by pointer:
 // copied by value, the caller's fields just written were read back whole, a stall per block.
-func InitBlockAsked(block *Block, values Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels, asked *Asked) (err error) {
-	defer func() {
-		if err != nil && !asked.Lent {
-			values.Destroy()
+func InitBlockAsked(block *Block, values Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels, asked *Asked) error {
+	if !asked.BlockChecked {
+		if err := checkBlock(values, samples, components, properties, asked); err != nil {
+			if !asked.Lent {
+				values.Destroy()
+			}
+			return err
 		}
-	}()
+	}
+	block.values = values
+	block.samples = samples
+	block.components = components
+	block.properties = properties
+	block.lent = asked.Lent
+	if !asked.Retained && !asked.Lent {
+		block.retainLabels()
+	}
+	return nil
+}
+
+// checkBlock checks the values' shape against the labels, then the devices, then the
+// components, going on from what was asked.
+func checkBlock(values Array, samples *ArrayLabels, components []*ArrayLabels, properties *ArrayLabels, asked *Asked) error {
 	shape := asked.Shape
 	if !asked.HasShape {
 		var small SmallShape
+		var err error
 		if shape, err = shapeInto(values, &small); err != nil {
 			return err
 		}
@@ -72,14 +90,6 @@ func InitBlockAsked(block *Block, values Array, samples *ArrayLabels, components
 		if err := checkComponent(component, i); err != nil {
 			return err
 		}
-	}
-	block.values = values
-	block.samples = samples
-	block.components = components
-	block.properties = properties
-	block.lent = asked.Lent
-	if !asked.Retained && !asked.Lent {
-		block.retainLabels()
 	}
 	return nil
 }

@@ -52,6 +52,34 @@ func TestNewBlockAskedUsesTheAskedAnswers(t *testing.T) {
 	}
 }
 
+// A block its binding checked (BlockChecked) is made without a question to its values nor a
+// check of its own, Shape and Devices unread; the same arguments unchecked are refused.
+func TestBlockCheckedIsTakenAsChecked(t *testing.T) {
+	s, c, p := blockLabels(t)
+	values := counted(f64Array(t, []uintptr{3, 2, 4}, nil))
+	var block Block
+	err := InitBlockAsked(&block, values, s, []*ArrayLabels{c}, p, &Asked{BlockChecked: true})
+	require.NoError(t, err)
+	assert.Zero(t, values.calls["shape"])
+	assert.Zero(t, values.calls["device"])
+	assert.Same(t, s, block.Samples())
+	assert.EqualValues(t, 2, s.references.Load(), "the block holds its labels")
+	block.Free()
+	assert.Equal(t, 1, values.calls["destroy"])
+	assert.EqualValues(t, 1, s.references.Load())
+
+	// Unchecked, the shape asked is compared to the labels, and refused.
+	values = counted(f64Array(t, []uintptr{3, 2, 4}, nil))
+	wrong := Asked{Shape: []uintptr{3, 2, 5}, HasShape: true, Devices: []Device{CPU, CPU, CPU, CPU}}
+	err = InitBlockAsked(&Block{}, values, s, []*ArrayLabels{c}, p, &wrong)
+	assert.EqualError(t, err, msgInvalid+"invalid block: the values shape along axis 2 is 5 but we have 4 property label entries")
+	assert.Equal(t, 1, values.calls["destroy"], "the values are destroyed on error")
+	wrong.Lent = true
+	values = counted(f64Array(t, []uintptr{3, 2, 4}, nil))
+	assert.Error(t, InitBlockAsked(&Block{}, values, s, []*ArrayLabels{c}, p, &wrong))
+	assert.Zero(t, values.calls["destroy"], "lent values stay with their record")
+}
+
 // InitBlockAsked makes the block in the caller's memory and keeps the components slice.
 func TestInitBlockAskedInPlace(t *testing.T) {
 	s, c, p := blockLabels(t)
