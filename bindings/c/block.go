@@ -97,7 +97,7 @@ func blockOf(record *C.struct_mts_block_t) (*core.Block, error) {
 }
 
 // blockHandle is the address of the handle of a block record, which C and Go both read: Go
-// sets it once, atomically, for blocks made in C.
+// sets it once (publishHandle) for blocks made in C.
 func blockHandle(record *C.struct_mts_block_t) *uintptr {
 	return (*uintptr)(unsafe.Pointer(&record.record.handle))
 }

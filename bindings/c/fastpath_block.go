@@ -131,7 +131,7 @@ func materializeBlocks(records []*C.struct_mts_block_t, room *lendRoom) error {
 		return err
 	}
 	newHandles(done, func(i int) any { return &made[i].block }, func(i int, h objectHandle) {
-		atomic.StoreUintptr(blockHandle(pending[i]), uintptr(h))
+		publishHandle(blockHandle(pending[i]), uintptr(h))
 	})
 	return err
 }

@@ -91,6 +91,6 @@ func materializeLabels(record *C.struct_mts_labels_t) objectHandle {
 	if labels.Array() == core.Array(array) {
 		array.labels = record // labels without dimensions have the library's own array
 	}
-	atomic.StoreUintptr(recordHandle(record), uintptr(handle))
+	publishHandle(recordHandle(record), uintptr(handle))
 	return handle
 }

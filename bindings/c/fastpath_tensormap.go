@@ -63,7 +63,7 @@ func materializeTensorMap(record *C.struct_mts_tensormap_t) (objectHandle, error
 	tensor.View().AttachNew(unsafe.Pointer(record))
 	made.object.tensor = tensor
 	handle := newHandle(&made.object)
-	atomic.StoreUintptr(tensorMapHandle(record), uintptr(handle))
+	publishHandle(tensorMapHandle(record), uintptr(handle))
 	return handle, nil
 }
 
@@ -101,7 +101,7 @@ func (m *madeTensorMap) blockList(n int) []*core.Block {
 }
 
 // tensorMapHandle is the address of the handle of a tensor map record, which C and Go both
-// read: Go sets it once, atomically, for tensor maps made in C.
+// read: Go sets it once (publishHandle) for tensor maps made in C.
 func tensorMapHandle(record *C.struct_mts_tensormap_t) *uintptr {
 	return (*uintptr)(unsafe.Pointer(&record.record.handle))
 }

@@ -20,7 +20,9 @@ const (
 
 // handleTable holds the values in fixed chunks, made on demand and never moved, so a lookup
 // is two loads. Freed slots are reused.
-var handleTable struct {
+var handleTable handleTableType
+
+type handleTableType struct {
 	chunks [handleChunks]atomic.Pointer[[handleChunkSize]any]
 
 	lock sync.Mutex // guards next and free
@@ -28,10 +30,21 @@ var handleTable struct {
 	free []uintptr
 }
 
-// newHandle stores v and gives its handle; delete it when C lets go of the object.
-func newHandle(v any) (h objectHandle) {
-	newHandles(1, func(int) any { return v }, func(_ int, made objectHandle) { h = made })
-	return h
+// newHandle stores v and gives its handle; delete it when C lets go of the object. (Not
+// newHandles with one value: most objects get their handle here, one at a time, and the two
+// closures cost as much as the rest.)
+func newHandle(v any) objectHandle {
+	t := &handleTable
+	t.lock.Lock()
+	slot, ok := t.takeSlot()
+	if ok {
+		t.chunks[slot>>handleChunkBits].Load()[slot&(handleChunkSize-1)] = v
+	}
+	t.lock.Unlock()
+	if !ok {
+		panic(errTooManyObjects)
+	}
+	return objectHandle(slot + 1)
 }
 
 // newHandles stores count values, taking the lock once: value(i) is stored, and set(i, h)
@@ -41,23 +54,34 @@ func newHandles(count int, value func(i int) any, set func(i int, h objectHandle
 	t.lock.Lock()
 	defer t.lock.Unlock()
 	for i := range count {
-		var slot uintptr
-		if n := len(t.free); n > 0 {
-			slot = t.free[n-1]
-			t.free = t.free[:n-1]
-		} else {
-			slot = t.next
-			if slot>>handleChunkBits >= handleChunks {
-				panic(core.Errorf(core.InternalError, "too many live objects"))
-			}
-			t.next++
-			if chunk := slot >> handleChunkBits; t.chunks[chunk].Load() == nil {
-				t.chunks[chunk].Store(new([handleChunkSize]any))
-			}
+		slot, ok := t.takeSlot()
+		if !ok {
+			panic(errTooManyObjects)
 		}
 		t.chunks[slot>>handleChunkBits].Load()[slot&(handleChunkSize-1)] = value(i)
 		set(i, objectHandle(slot+1))
 	}
+}
+
+var errTooManyObjects = core.Errorf(core.InternalError, "too many live objects")
+
+// takeSlot gives a free slot, reused or new, its chunk made; false when the table is full.
+// Under the lock.
+func (t *handleTableType) takeSlot() (uintptr, bool) {
+	if n := len(t.free); n > 0 {
+		slot := t.free[n-1]
+		t.free = t.free[:n-1]
+		return slot, true
+	}
+	slot := t.next
+	if slot>>handleChunkBits >= handleChunks {
+		return 0, false
+	}
+	t.next++
+	if chunk := slot >> handleChunkBits; t.chunks[chunk].Load() == nil {
+		t.chunks[chunk].Store(new([handleChunkSize]any))
+	}
+	return slot, true
 }
 
 // Value gives the stored value.

@@ -22,7 +22,7 @@ func labelsOf(record *C.struct_mts_labels_t) (*labelsObject, error) {
 }
 
 // recordHandle is the address of the handle of a labels record, which C and Go both read: Go
-// sets it once, atomically, for labels made in C.
+// sets it once (publishHandle) for labels made in C.
 func recordHandle(record *C.struct_mts_labels_t) *uintptr {
 	return (*uintptr)(unsafe.Pointer(&record.record.handle))
 }

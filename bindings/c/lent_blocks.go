@@ -4,7 +4,6 @@ package main
 import "C"
 
 import (
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/metatensor-go/metatensor/internal/core"
@@ -117,7 +116,7 @@ func ownLent(record *C.struct_mts_block_t, block *core.Block) error {
 	forgetRecordLabels(record)
 	gone := lentGoneLocked(record)
 	record.lent = 0
-	atomic.StoreUintptr(blockHandle(record), uintptr(newHandle(block)))
+	publishHandle(blockHandle(record), uintptr(newHandle(block)))
 	if gone != 0 {
 		gone.Delete()
 	}
