@@ -88,12 +88,11 @@ func (m *madeTensorMap) blockList(n int) []*core.Block {
 	if n <= len(m.fewBlocks) {
 		return m.fewBlocks[:n:n]
 	}
-	switch {
-	case n <= cap(m.spareBlocks):
+	if n <= cap(m.spareBlocks) {
 		m.blocks = m.spareBlocks[:n]
-	case n > spareBlocksCapacity && n <= cap(spareLargeList):
-		m.blocks, spareLargeList = spareLargeList[:n], nil
-	default:
+	} else if list, ok := spareLargeList.take(n); ok {
+		m.blocks = list
+	} else {
 		m.blocks = make([]*core.Block, n)
 	}
 	m.spareBlocks = nil

@@ -38,7 +38,7 @@ func newHandle(v any) objectHandle {
 	t.lock.Lock()
 	slot, ok := t.takeSlot()
 	if ok {
-		t.chunks[slot>>handleChunkBits].Load()[slot&(handleChunkSize-1)] = v
+		*t.at(slot) = v
 	}
 	t.lock.Unlock()
 	if !ok {
@@ -58,7 +58,7 @@ func newHandles(count int, value func(i int) any, set func(i int, h objectHandle
 		if !ok {
 			panic(errTooManyObjects)
 		}
-		t.chunks[slot>>handleChunkBits].Load()[slot&(handleChunkSize-1)] = value(i)
+		*t.at(slot) = value(i)
 		set(i, objectHandle(slot+1))
 	}
 }
@@ -84,11 +84,13 @@ func (t *handleTableType) takeSlot() (uintptr, bool) {
 	return slot, true
 }
 
-// Value gives the stored value.
-func (h objectHandle) Value() any {
-	slot := uintptr(h) - 1
-	return handleTable.chunks[slot>>handleChunkBits].Load()[slot&(handleChunkSize-1)]
+// at is where the value of a slot is stored, its chunk made.
+func (t *handleTableType) at(slot uintptr) *any {
+	return &t.chunks[slot>>handleChunkBits].Load()[slot&(handleChunkSize-1)]
 }
+
+// Value gives the stored value.
+func (h objectHandle) Value() any { return *handleTable.at(uintptr(h) - 1) }
 
 // Delete frees the handle; it must not be used afterwards.
 func (h objectHandle) Delete() { deleteHandles([]objectHandle{h}) }
@@ -96,8 +98,7 @@ func (h objectHandle) Delete() { deleteHandles([]objectHandle{h}) }
 // deleteHandles is Delete for many handles, taking the lock once.
 func deleteHandles(handles []objectHandle) {
 	for _, h := range handles {
-		slot := uintptr(h) - 1
-		handleTable.chunks[slot>>handleChunkBits].Load()[slot&(handleChunkSize-1)] = nil
+		*handleTable.at(uintptr(h) - 1) = nil
 	}
 	handleTable.lock.Lock()
 	for _, h := range handles {

@@ -50,9 +50,8 @@ func (room *lendRoom) blocksMemory(n int) []blockAndValues {
 		return room.few[:n]
 	case n <= cap(room.spare):
 		return room.spare[:n]
-	case n > spareBlocksCapacity && n <= cap(spareLargeBlocks):
-		blocks := spareLargeBlocks[:n]
-		spareLargeBlocks = nil
+	}
+	if blocks, ok := spareLargeBlocks.take(n); ok {
 		return blocks
 	}
 	return make([]blockAndValues, n)

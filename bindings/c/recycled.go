@@ -96,14 +96,35 @@ func recycleMadeInC(made []*madeInC) {
 // with their list), which bounds what the kept maps hold on to.
 const spareBlocksCapacity = 256
 
-// spareLargeBlocks is the memory of the blocks of one larger recycled map, up to
-// spareLargeBlocksCapacity blocks (2 MiB), for the next map of as many blocks or fewer: a new
-// allocation of that size is memory the process has not touched yet (a page fault every 4 KiB
-// of it). spareLargeList is the same for the list of its blocks (128 KiB). Both under
-// materializingTensorMaps.
+// largeSpare is the memory of one larger recycled map, of more blocks than a map keeps
+// (spareBlocksCapacity) and at most spareLargeBlocksCapacity, for the next map of as many
+// blocks or fewer: a new allocation of that size is memory the process has not touched yet (a
+// page fault every 4 KiB of it). Under materializingTensorMaps.
+type largeSpare[T any] struct{ items []T }
+
+// take gives the spare for n items, when n is more than a map keeps and the spare has room.
+func (s *largeSpare[T]) take(n int) ([]T, bool) {
+	if n <= spareBlocksCapacity || n > cap(s.items) {
+		return nil, false
+	}
+	items := s.items[:n]
+	s.items = nil
+	return items, true
+}
+
+// keep makes cleared memory the spare, when it is larger than the spare and in range.
+func (s *largeSpare[T]) keep(items []T) {
+	if capacity := cap(items); capacity > spareBlocksCapacity && capacity <= spareLargeBlocksCapacity &&
+		capacity > cap(s.items) {
+		s.items = items[:0]
+	}
+}
+
+// spareLargeBlocks is the memory of the blocks of such a map (2 MiB at most), spareLargeList
+// the list of its blocks (128 KiB at most).
 var (
-	spareLargeBlocks []blockAndValues
-	spareLargeList   []*core.Block
+	spareLargeBlocks largeSpare[blockAndValues]
+	spareLargeList   largeSpare[*core.Block]
 )
 
 const spareLargeBlocksCapacity = 16384
@@ -145,14 +166,8 @@ func recycleMadeTensorMap(made *madeTensorMap) {
 	}
 	materializingTensorMaps.Lock()
 	defer materializingTensorMaps.Unlock()
-	if capacity := cap(keep); capacity > spareBlocksCapacity && capacity <= spareLargeBlocksCapacity &&
-		capacity > cap(spareLargeBlocks) {
-		spareLargeBlocks = keep
-	}
-	if capacity := cap(keepList); capacity > spareBlocksCapacity && capacity <= spareLargeBlocksCapacity &&
-		capacity > cap(spareLargeList) {
-		spareLargeList = keepList
-	}
+	spareLargeBlocks.keep(keep)
+	spareLargeList.keep(keepList)
 	spareMadeTensorMaps.give(made)
 }
 
