@@ -56,7 +56,8 @@ BENCH_REDUCE_ROUNDS ?= 5
 # over labels of their own equal to the block's. The release fast path serves tensor maps made
 # in Go: the results of operations, and maps made in C once Go made them (a read in Go). The
 # recycle fast path reuses the Go memory of maps and labels made in C: a read in Go over new
-# labels, as in the smallest keys_to pipeline.
+# labels, as in the smallest keys_to pipeline. The position fast path looks rows up in C once Go
+# built the labels' index.
 BENCH_FASTPATH_CASES ?= create_5x3:labels create_unique_5x3:unique tensor_block_create:block \
 	tensor_blocks_build_10000:block map_read_in_go_10:block map_read_in_go_10000:block \
 	map_pipeline_10_loaded:block map_pipeline_10000_loaded:block \
@@ -66,7 +67,8 @@ BENCH_FASTPATH_CASES ?= create_5x3:labels create_unique_5x3:unique tensor_block_
 	map_info_1:info map_info_10:info map_set_info_1:info map_set_info_10:info \
 	map_pipeline_10_gradients:gradient map_pipeline_10000_gradients:gradient \
 	map_read_in_go_10:release map_read_in_go_10000:release \
-	map_read_in_go_10:recycle pipeline_samples_b1_s10_c0_p1:recycle
+	map_read_in_go_10:recycle pipeline_samples_b1_s10_c0_p1:recycle \
+	position_present:position position_missing:position
 
 BENCH_OURS := $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%-ours)
 BENCH_REFERENCE := $(BENCH_PROGRAMS:%=$(BENCH_BUILD)/%-reference)

@@ -17,7 +17,7 @@ static unsigned fastpath_bit(const char *name, size_t length) {
         {"block", MTSGO_FASTPATH_BLOCK},   {"release", MTSGO_FASTPATH_RELEASE},
         {"tensormap", MTSGO_FASTPATH_TENSORMAP}, {"gradient", MTSGO_FASTPATH_GRADIENT},
         {"reads", MTSGO_FASTPATH_READS}, {"info", MTSGO_FASTPATH_INFO},
-        {"recycle", MTSGO_FASTPATH_RECYCLE},
+        {"recycle", MTSGO_FASTPATH_RECYCLE}, {"position", MTSGO_FASTPATH_POSITION},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         if (strlen(known[i].name) == length && strncmp(known[i].name, name, length) == 0) {

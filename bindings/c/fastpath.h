@@ -20,11 +20,12 @@
 #define MTSGO_FASTPATH_READS 64u     /* reads of blocks and tensor maps made in C (fastpath_reads.c) */
 #define MTSGO_FASTPATH_INFO 128u     /* the info of tensor maps made in C (fastpath_info.c) */
 #define MTSGO_FASTPATH_RECYCLE 256u  /* the Go memory of maps and labels made in C, reused (recycled.go) */
+#define MTSGO_FASTPATH_POSITION 512u /* mts_labels_position in C once Go built the index (fastpath_position.c) */
 
 /* The fast paths switched on, read once when the library is loaded from the environment
  * variable MTSGO_FASTPATHS: a comma-separated list of words read in order from "all on":
  * "off" switches every fast path off, a name (labels, unique, block, release, tensormap, gradient,
- * reads, info, recycle) switches it on, "-name" off. So "off" gives the plain paths only, "-release" every fast
+ * reads, info, recycle, position) switches it on, "-name" off. So "off" gives the plain paths only, "-release" every fast
  * path but release, "off,block" the block fast path only. */
 extern unsigned mtsgo_fastpaths;
 

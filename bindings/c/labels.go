@@ -133,5 +133,6 @@ func implLabelsPosition(record *C.struct_mts_labels_t, values *C.int32_t, count 
 		return err
 	}
 	*result = C.int64_t(position)
+	object.publishIndex(record)
 	return nil
 }

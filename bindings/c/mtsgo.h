@@ -190,6 +190,18 @@ struct mts_tensormap_t *mtsgo_tensormap_record_taking(struct mts_block_t *const 
 /* Labels are shared (clone gives the same address) and immutable: the reference count and the
  * views below are read by C alone, so clone, free, dimensions, values and values_cpu (once the
  * values are read) never cross into Go. */
+/* The hash index of labels as Go built it (core.IndexTable): `slots` (atomic) is NULL until
+ * Go published the index, the other fields are written before it. The slots are Go memory,
+ * pinned until the record goes. */
+struct mtsgo_labels_index {
+    const uint32_t *slots;
+    uint64_t stride;   /* words per slot: 2 or 4 when rows of 1 to 3 values are stored inline, else 1 */
+    uint64_t mask;     /* number of slots - 1 */
+    uint32_t shift;    /* a hash's top 64 - shift bits give its first slot */
+    uint32_t pos_bits; /* low bits of a slot's header holding position + 1; the tag above them */
+    uint32_t pos_mask;
+};
+
 struct mts_labels_t {
     struct mtsgo_record record;
     uint64_t references; /* atomic; C references (MTSGO_REFERENCES): the last one releases everything */
@@ -216,6 +228,9 @@ struct mts_labels_t {
     /* Set when the values array is the library's own labels values (core.ReadOnlyLabelsValues),
      * which live on the CPU: C knows their device without a call into Go. */
     int cpu_values;
+    /* The hash index of the rows, published once Go built it for a lookup, so that
+     * mts_labels_position looks rows up in C (fastpath_position.c). */
+    struct mtsgo_labels_index index;
 };
 
 /* The CPU values of labels with entries, read by Go (which publishes them) the first time;
@@ -224,6 +239,10 @@ const int32_t *mtsgo_labels_cpu_values(struct mts_labels_t *labels, mts_status_t
 
 /* Publishes the CPU values of labels to every thread. */
 void mtsgo_labels_publish_values(struct mts_labels_t *labels, const int32_t *values);
+
+/* Publishes the hash index Go built for the labels (struct mtsgo_labels_index), its slots last. */
+void mtsgo_labels_publish_index(struct mts_labels_t *labels, const uint32_t *slots, uint64_t stride, uint64_t mask,
+                                uint32_t shift, uint32_t pos_bits, uint32_t pos_mask);
 
 /* Allocates a zeroed labels record holding a copy of the (non-NULL) names, in the record's
  * allocation; NULL when out of memory. */

@@ -108,6 +108,8 @@ mts_status_t mts_labels_values_cpu(const struct mts_labels_t *labels, const int3
     return mtsgo_c_labels_values_cpu(labels_record, values, count, size);
 }
 
+mts_status_t mtsgo_c_labels_position(const struct mts_labels_t *labels, const int32_t *values, uintptr_t values_count, int64_t *result);
+
 mts_status_t mts_labels_position(const struct mts_labels_t *labels, const int32_t *values, uintptr_t values_count, int64_t *result) {
     if (labels == NULL) {
         return mtsgo_fail(MTS_INVALID_PARAMETER_ERROR, "invalid parameter: got invalid NULL pointer for labels");
@@ -122,7 +124,7 @@ mts_status_t mts_labels_position(const struct mts_labels_t *labels, const int32_
     if (labels_record == NULL) {
         return MTS_INVALID_PARAMETER_ERROR;
     }
-    return mtsgo_labels_position((struct mts_labels_t *)labels_record, (int32_t *)values, values_count, result);
+    return mtsgo_c_labels_position(labels_record, values, values_count, result);
 }
 
 const struct mts_labels_t *mtsgo_c_labels_clone(const struct mts_labels_t *labels);

@@ -64,7 +64,7 @@ func TestBodiesFollowTheCoreCall(t *testing.T) {
 func TestBodiesRejectWhatNoRuleConverts(t *testing.T) {
 	// mts_labels_position reads an array<int32>, which no rule converts
 	_, err := bodiesOf(t, func(s string) string {
-		return strings.Replace(s, "mts_labels_position: {}", "mts_labels_position: {implemented_in: generated}", 1)
+		return strings.Replace(s, "mts_labels_position: {fast_path: true}", "mts_labels_position: {implemented_in: generated, fast_path: true}", 1)
 	})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "mts_labels_position: no rule converts the parameter values (array<int32>)")

@@ -211,3 +211,25 @@ func (ix *labelsIndex) probeValues(tag uint32, i uint64, same func(p int) bool) 
 		}
 	}
 }
+
+// IndexTable is the hash index of labels as code outside Go reads it (the C binding looks rows
+// up without entering Go): the slots and the constants that find a row's chain and compare
+// its slots, with the meaning they have above. The hashes are those of hashRow.
+type IndexTable struct {
+	Slots   []uint32
+	Stride  uint64
+	Mask    uint64
+	Shift   uint
+	PosBits uint
+	PosMask uint32
+}
+
+// IndexTable gives the hash index of the labels when a lookup built it, else false. The
+// index never changes once built: its slots live as long as the labels.
+func (l *Labels) IndexTable() (IndexTable, bool) {
+	ix := l.index.Load()
+	if ix == nil {
+		return IndexTable{}, false
+	}
+	return IndexTable{ix.slots, ix.stride, ix.mask, ix.shift, ix.posBits, ix.posMask}, true
+}

@@ -1096,6 +1096,76 @@ static void test_position(void) {
     mts_labels_free(zero);
 }
 
+/* Row i of `count` distinct rows of `width` values: a value per digit of i in base 7,
+ * spread over the whole int32 range (the extremes included), then i itself. */
+static void distinct_row(int32_t *row, uintptr_t width, int32_t i) {
+    static const int32_t digits[7] = {-2147483647 - 1, -70000, -1, 0, 3, 65536, 2147483647};
+    int32_t rest = i;
+    for (uintptr_t k = 0; k + 1 < width; k++) {
+        row[k] = digits[rest % 7];
+        rest /= 7;
+    }
+    row[width - 1] = width == 1 ? i * 7919 - 3000000 : i;
+}
+
+/* Looks every row of `rows` up in labels holding them in that order, three times (the
+ * later lookups may take another path than the first), and rows that are not there. */
+static void check_positions_(const mts_labels_t *labels, const int32_t *rows, uintptr_t count, uintptr_t width,
+                             int line) {
+    int failed = 0;
+    int32_t missing[8];
+    for (int repeat = 0; repeat < 3 && !failed; repeat++) {
+        for (uintptr_t i = 0; i < count && !failed; i++) {
+            int64_t position = -42;
+            failed = mts_labels_position(labels, rows + i * width, width, &position) != MTS_SUCCESS ||
+                     position != (int64_t)i;
+            /* the row with one value changed to one no row has */
+            memcpy(missing, rows + i * width, width * sizeof(int32_t));
+            missing[i % width] = 12345;
+            failed = failed || mts_labels_position(labels, missing, width, &position) != MTS_SUCCESS ||
+                     position != -1;
+        }
+    }
+    check_record_(!failed, __FILE__, line, "every row found at its position, and no missing row");
+}
+#define CHECK_POSITIONS(labels, rows, count, width) check_positions_(labels, rows, count, width, __LINE__)
+
+/* Lookups in labels of 1 to 6 dimensions, of few and many entries, checked or assumed
+ * unique, and made by the library (a union), whose rows are indexed in Go's memory. */
+static void test_position_every_width(void) {
+    static const char *const names[6] = {"a", "b", "c", "d", "e", "f"};
+    enum { MANY = 3000 };
+    int32_t *rows = malloc(MANY * 6 * sizeof(int32_t));
+    CHECK(rows != NULL);
+    for (uintptr_t width = 1; width <= 6 && rows != NULL; width++) {
+        for (int32_t i = 0; i < MANY; i++) {
+            distinct_row(rows + (uintptr_t)i * width, width, i);
+        }
+        const uintptr_t counts[2] = {20, MANY};
+        for (int c = 0; c < 2; c++) {
+            for (int unique = 0; unique < 2; unique++) {
+                const mts_labels_t *labels = any_labels_on(unique, names, width, rows, counts[c], TA_CPU, NULL);
+                CHECK(labels != NULL);
+                CHECK_POSITIONS(labels, rows, counts[c], width);
+                mts_labels_free(labels);
+            }
+        }
+        /* the union of the first half and the last three quarters: every row, in order */
+        const mts_labels_t *first = labels_cpu(names, width, rows, MANY / 2, NULL);
+        const mts_labels_t *second = labels_cpu(names, width, rows + (MANY / 4) * width, MANY - MANY / 4, NULL);
+        const mts_labels_t *both = NULL;
+        CHECK_STATUS(mts_labels_union(first, second, &both, NULL, 0, NULL, 0), MTS_SUCCESS);
+        CHECK(both != NULL);
+        if (both != NULL) {
+            CHECK_POSITIONS(both, rows, MANY, width);
+            mts_labels_free(both);
+        }
+        mts_labels_free(first);
+        mts_labels_free(second);
+    }
+    free(rows);
+}
+
 static void test_clone_and_free(void) {
     static const int32_t values[] = {0, 1, 1, 2};
     struct test_array *array = NULL;
@@ -2430,6 +2500,7 @@ int main(void) {
     test_values();
     test_values_cpu();
     test_position();
+    test_position_every_width();
     test_clone_and_free();
     test_union();
     test_intersection();
