@@ -61,7 +61,7 @@ func (ix *labelsIndex) findAll(values, queries []int32, size int, out []int64) {
 		}
 		return
 	}
-	if ix.lookUpByRegions(len(out)) {
+	if ix.useRegions(len(out)) {
 		ix.findAllByRegions(values, queries, size, out)
 		return
 	}

@@ -25,16 +25,6 @@ func (ix *labelsIndex) useRegions(count int) bool {
 	return count >= regionBuildCount && ix.slotCount() > cachedIndexSlots
 }
 
-// lookUpByRegions tells whether looking up count rows goes by regions: only for at least a
-// sixteenth as many rows as the table has slots. With fewer, a region holds too few of them
-// for its sort to pay: over a table of 2^21 slots (1e6 rows of 3), batched lookups took 0.7
-// times the time of regions for 32,768 rows, 0.84 for 100,000, 1.1 for 131,072 and 1.25 for
-// 262,144, with the caches flushed before each run (about 0.4 times up to 100,000 when the
-// same rows are looked up again, as a repeated select does).
-func (ix *labelsIndex) lookUpByRegions(count int) bool {
-	return ix.useRegions(count) && 16*count >= ix.slotCount()
-}
-
 // regionEntries describes rows sorted by region: entry e is words[e*width : (e+1)*width],
 // holding the row's home slot, its index in its own rows, the low half of its hash and, when
 // the index stores rows inline, the row (zero-padded to fill a slot).

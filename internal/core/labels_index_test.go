@@ -316,7 +316,6 @@ func TestLabelsIndexRegionBuild(t *testing.T) {
 			}
 		})
 		require.True(t, ix.useRegions(len(queries)/size))
-		require.True(t, ix.lookUpByRegions(len(queries)/size))
 		found := make([]int64, len(queries)/size)
 		ix.findAll(values, queries, size, found)
 		for q := range found {
