@@ -8,12 +8,9 @@
 #include "_cgo_export.h"
 #include "fastpath.h"
 
-/* The multipliers and the mixing of Go's hashRow (internal/core/labels_index.go): a row's
- * hash picks the same chain in both languages. */
-#define HASH_K0 UINT64_C(0xa0761d6478bd642f)
-#define HASH_K1 UINT64_C(0xe7037ed1a0b428db)
-#define HASH_K2 UINT64_C(0x8ebc6af09c88c6e3)
-
+/* The mixing of Go's hashRow (internal/core/labels_index.go), with its multipliers
+ * (MTSGO_LABELS_HASH_K*, fastpath_limits_gen.h): a row's hash picks the same chain in both
+ * languages. */
 static inline uint64_t mix(uint64_t a, uint64_t b) {
     unsigned __int128 product = (unsigned __int128)a * b;
     return (uint64_t)(product >> 64) ^ (uint64_t)product;
@@ -23,24 +20,29 @@ static inline uint64_t pack(int32_t a, int32_t b) {
     return (uint64_t)(uint32_t)a | (uint64_t)(uint32_t)b << 32;
 }
 
+/* Go's hash2: two values in one multiplication. */
+static inline uint64_t hash_pair(int32_t a, int32_t b) {
+    return mix(pack(a, b) ^ MTSGO_LABELS_HASH_K0, MTSGO_LABELS_HASH_K1);
+}
+
 static uint64_t hash_row(const int32_t *row, uintptr_t size) {
     switch (size) {
     case 1:
-        return mix((uint64_t)(uint32_t)row[0] ^ HASH_K0, HASH_K1);
+        return mix((uint64_t)(uint32_t)row[0] ^ MTSGO_LABELS_HASH_K0, MTSGO_LABELS_HASH_K1);
     case 2:
-        return mix(pack(row[0], row[1]) ^ HASH_K0, HASH_K1);
+        return hash_pair(row[0], row[1]);
     case 3:
-        return mix(mix(pack(row[0], row[1]) ^ HASH_K0, HASH_K1) ^ (uint64_t)(uint32_t)row[2], HASH_K2);
+        return mix(hash_pair(row[0], row[1]) ^ (uint64_t)(uint32_t)row[2], MTSGO_LABELS_HASH_K2);
     case 4:
-        return mix(mix(pack(row[0], row[1]) ^ HASH_K0, HASH_K1) ^ pack(row[2], row[3]), HASH_K2);
+        return mix(hash_pair(row[0], row[1]) ^ pack(row[2], row[3]), MTSGO_LABELS_HASH_K2);
     }
-    uint64_t h = HASH_K0;
+    uint64_t h = MTSGO_LABELS_HASH_K0;
     uintptr_t i = 0;
     for (; i + 1 < size; i += 2) {
-        h = mix(h ^ pack(row[i], row[i + 1]), HASH_K1);
+        h = mix(h ^ pack(row[i], row[i + 1]), MTSGO_LABELS_HASH_K1);
     }
     if (i < size) {
-        h = mix(h ^ (uint64_t)(uint32_t)row[i], HASH_K2);
+        h = mix(h ^ (uint64_t)(uint32_t)row[i], MTSGO_LABELS_HASH_K2);
     }
     return h;
 }
@@ -97,11 +99,11 @@ static int64_t find_row(const struct mtsgo_labels_index *index, const uint32_t *
     uint64_t i = h >> index->shift;
     switch (size) {
     case 1:
-        return probe_inline(index, slots, tag, i, row, 1, 2);
+        return probe_inline(index, slots, tag, i, row, 1, MTSGO_LABELS_INDEX_STRIDE_1);
     case 2:
-        return probe_inline(index, slots, tag, i, row, 2, 4);
+        return probe_inline(index, slots, tag, i, row, 2, MTSGO_LABELS_INDEX_STRIDE_2);
     case 3:
-        return probe_inline(index, slots, tag, i, row, 3, 4);
+        return probe_inline(index, slots, tag, i, row, 3, MTSGO_LABELS_INDEX_STRIDE_3);
     }
     return probe_values(index, slots, tag, i, values, row, size);
 }
@@ -119,15 +121,8 @@ mts_status_t mtsgo_c_labels_position(const struct mts_labels_t *labels, const in
     return MTS_SUCCESS;
 }
 
-void mtsgo_labels_publish_index(struct mts_labels_t *labels, const uint32_t *slots, uint64_t stride, uint64_t mask,
-                                uint32_t shift, uint32_t pos_bits, uint32_t pos_mask) {
-    /* find_row walks slots of the strides Go gives rows of each width; an index of any other
-     * layout stays Go's alone */
-    uintptr_t size = labels->size;
-    if (stride != (size == 1 ? 2 : size <= 3 ? 4 : 1)) {
-        return;
-    }
-    labels->index.stride = stride;
+void mtsgo_labels_publish_index(struct mts_labels_t *labels, const uint32_t *slots, uint64_t mask, uint32_t shift,
+                                uint32_t pos_bits, uint32_t pos_mask) {
     labels->index.mask = mask;
     labels->index.shift = shift;
     labels->index.pos_bits = pos_bits;

@@ -13,8 +13,7 @@ import (
 // values until the record goes (forgetLabelsRecord). Nothing is published before the values
 // (C compares wide rows with them) or twice.
 func (o *labelsObject) publishIndex(record *C.struct_mts_labels_t) {
-	if atomic.LoadPointer((*unsafe.Pointer)(unsafe.Pointer(&record.index.slots))) != nil ||
-		atomic.LoadPointer((*unsafe.Pointer)(unsafe.Pointer(&record.values))) == nil {
+	if indexPublished(record) || atomic.LoadPointer((*unsafe.Pointer)(unsafe.Pointer(&record.values))) == nil {
 		return
 	}
 	cpu := o.labels.CPUIfRead()
@@ -27,11 +26,16 @@ func (o *labelsObject) publishIndex(record *C.struct_mts_labels_t) {
 	}
 	o.pinLock.Lock()
 	defer o.pinLock.Unlock()
-	if record.record.magic == C.MTSGO_FREED_MAGIC || atomic.LoadPointer((*unsafe.Pointer)(unsafe.Pointer(&record.index.slots))) != nil {
+	if indexPublished(record) {
 		return
 	}
 	o.pinner.Pin(&table.Slots[0])
 	o.pinned.Store(true)
-	C.mtsgo_labels_publish_index(record, (*C.uint32_t)(unsafe.Pointer(&table.Slots[0])), C.uint64_t(table.Stride),
-		C.uint64_t(table.Mask), C.uint32_t(table.Shift), C.uint32_t(table.PosBits), C.uint32_t(table.PosMask))
+	C.mtsgo_labels_publish_index(record, (*C.uint32_t)(unsafe.Pointer(&table.Slots[0])), C.uint64_t(table.Mask),
+		C.uint32_t(table.Shift), C.uint32_t(table.PosBits), C.uint32_t(table.PosMask))
+}
+
+// indexPublished tells whether the record's index is published already.
+func indexPublished(record *C.struct_mts_labels_t) bool {
+	return atomic.LoadPointer((*unsafe.Pointer)(unsafe.Pointer(&record.index.slots))) != nil
 }

@@ -194,9 +194,8 @@ struct mts_tensormap_t *mtsgo_tensormap_record_taking(struct mts_block_t *const 
  * Go published the index, the other fields are written before it. The slots are Go memory,
  * pinned until the record goes. */
 struct mtsgo_labels_index {
-    const uint32_t *slots;
-    uint64_t stride;   /* words per slot: 2 or 4 when rows of 1 to 3 values are stored inline, else 1 */
-    uint64_t mask;     /* number of slots - 1 */
+    const uint32_t *slots; /* MTSGO_LABELS_INDEX_STRIDE_* words per slot (fastpath_limits_gen.h) */
+    uint64_t mask;         /* number of slots - 1 */
     uint32_t shift;    /* a hash's top 64 - shift bits give its first slot */
     uint32_t pos_bits; /* low bits of a slot's header holding position + 1; the tag above them */
     uint32_t pos_mask;
@@ -241,8 +240,8 @@ const int32_t *mtsgo_labels_cpu_values(struct mts_labels_t *labels, mts_status_t
 void mtsgo_labels_publish_values(struct mts_labels_t *labels, const int32_t *values);
 
 /* Publishes the hash index Go built for the labels (struct mtsgo_labels_index), its slots last. */
-void mtsgo_labels_publish_index(struct mts_labels_t *labels, const uint32_t *slots, uint64_t stride, uint64_t mask,
-                                uint32_t shift, uint32_t pos_bits, uint32_t pos_mask);
+void mtsgo_labels_publish_index(struct mts_labels_t *labels, const uint32_t *slots, uint64_t mask, uint32_t shift,
+                                uint32_t pos_bits, uint32_t pos_mask);
 
 /* Allocates a zeroed labels record holding a copy of the (non-NULL) names, in the record's
  * allocation; NULL when out of memory. */

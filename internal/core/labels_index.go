@@ -213,16 +213,24 @@ func (ix *labelsIndex) probeValues(tag uint32, i uint64, same func(p int) bool) 
 }
 
 // IndexTable is the hash index of labels as code outside Go reads it (the C binding looks rows
-// up without entering Go): the slots and the constants that find a row's chain and compare
-// its slots, with the meaning they have above. The hashes are those of hashRow.
+// up without entering Go): the slots (IndexStride words each) and the constants that find a
+// row's chain and compare its slots, with the meaning they have above. The hashes are those
+// of hashRow.
 type IndexTable struct {
 	Slots   []uint32
-	Stride  uint64
 	Mask    uint64
 	Shift   uint
 	PosBits uint
 	PosMask uint32
 }
+
+// IndexHashMultipliers gives the multipliers of hashRow (hashK0 to hashK2), and IndexStride
+// the words per slot for rows of a width: code outside Go that walks an index (IndexTable)
+// takes them from here (gen/cgo writes them into the C binding's fastpath_limits_gen.h).
+func IndexHashMultipliers() [3]uint64 { return [3]uint64{hashK0, hashK1, hashK2} }
+
+// IndexStride gives the words per slot of an index over rows of width size (inlineStride).
+func IndexStride(size int) uint64 { return inlineStride(size) }
 
 // IndexTable gives the hash index of the labels when a lookup built it, else false. The
 // index never changes once built: its slots live as long as the labels.
@@ -231,5 +239,5 @@ func (l *Labels) IndexTable() (IndexTable, bool) {
 	if ix == nil {
 		return IndexTable{}, false
 	}
-	return IndexTable{ix.slots, ix.stride, ix.mask, ix.shift, ix.posBits, ix.posMask}, true
+	return IndexTable{ix.slots, ix.mask, ix.shift, ix.posBits, ix.posMask}, true
 }

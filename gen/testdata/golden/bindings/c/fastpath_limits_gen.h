@@ -15,4 +15,25 @@
 /* Blocks with more component axes than this are made in Go. */
 #define MTSGO_FASTPATH_BLOCK_COMPONENTS 4u
 
+/* Multiplier 0 of the labels index's row hash (core.IndexHashMultipliers). */
+#define MTSGO_LABELS_HASH_K0 11562461410679940143u
+
+/* Multiplier 1 of the labels index's row hash (core.IndexHashMultipliers). */
+#define MTSGO_LABELS_HASH_K1 16646288086500911323u
+
+/* Multiplier 2 of the labels index's row hash (core.IndexHashMultipliers). */
+#define MTSGO_LABELS_HASH_K2 10285213230658275043u
+
+/* Words per slot of the labels index for rows of 1 value (core.IndexStride). */
+#define MTSGO_LABELS_INDEX_STRIDE_1 2u
+
+/* Words per slot of the labels index for rows of 2 values (core.IndexStride). */
+#define MTSGO_LABELS_INDEX_STRIDE_2 4u
+
+/* Words per slot of the labels index for rows of 3 values (core.IndexStride). */
+#define MTSGO_LABELS_INDEX_STRIDE_3 4u
+
+/* Words per slot of the labels index for rows of 4 values or more (core.IndexStride). */
+#define MTSGO_LABELS_INDEX_STRIDE_WIDE 1u
+
 #endif
