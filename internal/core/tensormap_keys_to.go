@@ -219,12 +219,14 @@ func mergeSamples(group []keyedBlock, names []string, appendKeys, sortSamples bo
 	samples := make([]blockSamples, len(group))
 	total, sources := 0, 0 // rows and blocks bringing them
 	var source *Labels     // the samples of the last of them
+	everyDistinct := true  // every block's samples known to be all different
 	for b, member := range group {
 		cpu, err := member.block.samples.CPU()
 		if err != nil {
 			return nil, nil, err
 		}
 		samples[b].cpu = cpu
+		everyDistinct = everyDistinct && cpu.knownDistinct()
 		if !appendKeys && b > 0 && sameRows(cpu, samples[b-1].cpu) {
 			samples[b].repeat = true
 			continue
@@ -251,8 +253,10 @@ func mergeSamples(group []keyedBlock, names []string, appendKeys, sortSamples bo
 	if err := validateLabelNames(names); err != nil {
 		return nil, nil, invalidLabelsError("invalid labels in merge_samples", err)
 	}
-	// The rows of one labels are all different, each with the same key or none.
-	unique, inverse := gatheredRows(rows, width, sortSamples, sources == 1 && source.knownDistinct())
+	// The rows of one labels are all different, each with the same key or none; with the keys
+	// appended, rows of different blocks differ in their key when no two blocks share one.
+	distinct := (sources == 1 && source.knownDistinct()) || (appendKeys && everyDistinct && keysDistinct(group))
+	unique, inverse := gatheredRows(rows, width, sortSamples, distinct)
 	labels, err := group[0].block.samples.likeRows(names, unique, sortSamples)
 	if err != nil {
 		return nil, nil, err
@@ -269,6 +273,38 @@ func mergeSamples(group []keyedBlock, names []string, appendKeys, sortSamples bo
 		offset += n
 	}
 	return labels, mappings, nil
+}
+
+// fewKeys is the most blocks keysDistinct compares pairwise, without hashing their keys.
+const fewKeys = 16
+
+// keysDistinct tells whether the moved key values of a group's blocks are all different: they
+// are, unless the tensor map's keys were assumed unique and repeat a row. A group of blocks
+// with no key values at all has them all equal.
+func keysDistinct(group []keyedBlock) bool {
+	if len(group) <= 1 {
+		return true
+	}
+	width := len(group[0].key)
+	if width == 0 {
+		return false
+	}
+	if len(group) <= fewKeys {
+		for i := range group {
+			for j := range i {
+				if slices.Equal(group[i].key, group[j].key) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	rows := make([]int32, 0, len(group)*width)
+	for _, member := range group {
+		rows = append(rows, member.key...)
+	}
+	unique, _ := uniqueRows(rows, width)
+	return len(unique) == len(rows)
 }
 
 // sameRows tells whether two labels hold the same rows in the same order (their names do

@@ -1170,17 +1170,7 @@ func checkSortDistinctRows(t *testing.T, rng *rand.Rand, trials, minSize, maxSiz
 // values in two objects), including samples assumed unique that repeat a row.
 func TestMergeSamplesRepeatedBlocks(t *testing.T) {
 	names := []string{"system", "atom"}
-	labels := func(checked bool, rows ...[]int32) *ArrayLabels {
-		values := make([]int32, 0, 2*len(rows))
-		for _, row := range rows {
-			values = append(values, row...)
-		}
-		host, err := HostArrayFromValues([]uintptr{uintptr(len(rows)), 2}, values)
-		require.NoError(t, err)
-		l, err := NewArrayLabels(names, host, checked)
-		require.NoError(t, err)
-		return l
-	}
+	labels := func(checked bool, rows ...[]int32) *ArrayLabels { return pairLabels(t, names, checked, rows...) }
 	a := labels(true, []int32{0, 1}, []int32{2, 3}, []int32{1, 1})
 	sameAsA := labels(true, []int32{0, 1}, []int32{2, 3}, []int32{1, 1})
 	b := labels(true, []int32{2, 3}, []int32{5, 0})
@@ -1203,33 +1193,6 @@ func TestMergeSamplesRepeatedBlocks(t *testing.T) {
 		}
 		return group
 	}
-	// naive gathers every row of every block, keeps the first of equal rows (then sorts them
-	// when asked), and gives where each row went.
-	naive := func(group []keyedBlock, sortSamples bool) ([][]int32, [][]int) {
-		var unique [][]int32
-		mappings := make([][]int, len(group))
-		for b, member := range group {
-			for _, row := range labelsRows(t, member.block.samples) {
-				position := slices.IndexFunc(unique, func(u []int32) bool { return slices.Equal(u, row) })
-				if position < 0 {
-					position = len(unique)
-					unique = append(unique, row)
-				}
-				mappings[b] = append(mappings[b], position)
-			}
-		}
-		if sortSamples {
-			sorted := slices.Clone(unique)
-			slices.SortFunc(sorted, slices.Compare[[]int32])
-			for _, mapping := range mappings {
-				for i, old := range mapping {
-					mapping[i] = slices.IndexFunc(sorted, func(u []int32) bool { return slices.Equal(u, unique[old]) })
-				}
-			}
-			unique = sorted
-		}
-		return unique, mappings
-	}
 
 	for _, samples := range [][]*ArrayLabels{
 		{a},
@@ -1248,7 +1211,7 @@ func TestMergeSamplesRepeatedBlocks(t *testing.T) {
 		for _, sortSamples := range []bool{false, true} {
 			merged, mappings, err := mergeSamples(group, names, false, sortSamples)
 			require.NoError(t, err)
-			expected, expectedMappings := naive(group, sortSamples)
+			expected, expectedMappings := naiveMerge(t, group, false, sortSamples)
 			if len(expected) == 0 {
 				assert.Empty(t, labelsRows(t, merged))
 			} else {
@@ -1267,6 +1230,125 @@ func TestMergeSamplesRepeatedBlocks(t *testing.T) {
 			member.block.Free()
 		}
 	}
+}
+
+// TestMergeSamplesWithKeys compares mergeSamples with the moved keys appended (keys_to_samples)
+// with a naive merge of every block's rows followed by its key, on groups whose rows are all
+// different by construction (checked samples, different keys: no row is hashed) and on groups
+// where they may not be: samples assumed unique that repeat a row, and keys that repeat, as
+// the keys of a map assumed unique may, with few blocks and with more than fewKeys.
+func TestMergeSamplesWithKeys(t *testing.T) {
+	names := []string{"system", "atom", "key"}
+	labels := func(checked bool, rows ...[]int32) *ArrayLabels { return pairLabels(t, names[:2], checked, rows...) }
+	a := labels(true, []int32{3, 1}, []int32{0, 2}, []int32{1, 1})
+	b := labels(true, []int32{0, 2}, []int32{5, 0})
+	repeating := labels(false, []int32{4, 4}, []int32{0, 2}, []int32{4, 4})
+	properties := rowsLabels(t, []string{"p"}, []int32{0})
+	defer func() {
+		for _, l := range []*ArrayLabels{a, b, repeating, properties} {
+			l.Release()
+		}
+	}()
+
+	// keys[i] is the key of block i, its samples alternate between the labels given.
+	groupOf := func(keys []int32, samples ...*ArrayLabels) []keyedBlock {
+		group := make([]keyedBlock, len(keys))
+		for i, key := range keys {
+			s := samples[i%len(samples)]
+			block, err := NewBlock(f64Array(t, labelsShape(s, nil, properties), nil), s, nil, properties)
+			require.NoError(t, err)
+			group[i] = keyedBlock{key: []int32{key}, block: block}
+		}
+		return group
+	}
+	manyKeys := func(repeat bool) []int32 {
+		keys := make([]int32, fewKeys+3)
+		for i := range keys {
+			keys[i] = int32(7 * (len(keys) - i))
+		}
+		if repeat {
+			keys[fewKeys+1] = keys[2]
+		}
+		return keys
+	}
+
+	for _, test := range []struct {
+		keys     []int32
+		samples  []*ArrayLabels
+		distinct bool
+	}{
+		{[]int32{4, 1, 9}, []*ArrayLabels{a, b}, true},
+		{manyKeys(false), []*ArrayLabels{b, a}, true},
+		{[]int32{4, 1, 4}, []*ArrayLabels{a, b}, false},
+		{[]int32{2, 2}, []*ArrayLabels{a}, false},
+		{manyKeys(true), []*ArrayLabels{a, b}, false},
+		{[]int32{4, 1, 9}, []*ArrayLabels{a, repeating}, true},
+		{[]int32{4, 1, 4}, []*ArrayLabels{repeating}, false},
+	} {
+		group := groupOf(test.keys, test.samples...)
+		assert.Equal(t, test.distinct, keysDistinct(group), "keys %v", test.keys)
+		for _, sortSamples := range []bool{false, true} {
+			merged, mappings, err := mergeSamples(group, names, true, sortSamples)
+			require.NoError(t, err)
+			expected, expectedMappings := naiveMerge(t, group, true, sortSamples)
+			assert.Equal(t, expected, labelsRows(t, merged), "keys %v, sorted: %v", test.keys, sortSamples)
+			require.Len(t, mappings, len(group))
+			for b := range group {
+				assert.Equal(t, expectedMappings[b], mappings[b], "keys %v, block %d, sorted: %v", test.keys, b, sortSamples)
+			}
+			merged.Release()
+		}
+		for _, member := range group {
+			member.block.Free()
+		}
+	}
+	assert.False(t, keysDistinct([]keyedBlock{{}, {}}), "two blocks without key values")
+	assert.True(t, keysDistinct([]keyedBlock{{}}), "one block")
+}
+
+// pairLabels makes labels of rows of two values named names, checked or assumed unique.
+func pairLabels(t *testing.T, names []string, checked bool, rows ...[]int32) *ArrayLabels {
+	values := make([]int32, 0, 2*len(rows))
+	for _, row := range rows {
+		values = append(values, row...)
+	}
+	host, err := HostArrayFromValues([]uintptr{uintptr(len(rows)), 2}, values)
+	require.NoError(t, err)
+	l, err := NewArrayLabels(names, host, checked)
+	require.NoError(t, err)
+	return l
+}
+
+// naiveMerge is mergeSamples the slow way: it gathers every row of every block (followed by
+// the block's key when appendKeys is set), keeps the first of equal rows (then sorts them when
+// asked), and gives where each row went.
+func naiveMerge(t *testing.T, group []keyedBlock, appendKeys, sortSamples bool) ([][]int32, [][]int) {
+	var unique [][]int32
+	mappings := make([][]int, len(group))
+	for b, member := range group {
+		for _, row := range labelsRows(t, member.block.samples) {
+			if appendKeys {
+				row = append(row, member.key...)
+			}
+			position := slices.IndexFunc(unique, func(u []int32) bool { return slices.Equal(u, row) })
+			if position < 0 {
+				position = len(unique)
+				unique = append(unique, row)
+			}
+			mappings[b] = append(mappings[b], position)
+		}
+	}
+	if sortSamples {
+		sorted := slices.Clone(unique)
+		slices.SortFunc(sorted, slices.Compare[[]int32])
+		for _, mapping := range mappings {
+			for i, old := range mapping {
+				mapping[i] = slices.IndexFunc(sorted, func(u []int32) bool { return slices.Equal(u, unique[old]) })
+			}
+		}
+		unique = sorted
+	}
+	return unique, mappings
 }
 
 // TestKeysToLabelsOnUserArrays runs both operations on a map whose every labels live in user
