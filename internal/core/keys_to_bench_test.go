@@ -80,3 +80,69 @@ func BenchmarkSortDistinctRows(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkKeysToSamplesGradients moves the key of 10 blocks into the samples, each block of
+// 100 samples (system, atom) in a shuffled order with a gradient of 3 rows per sample
+// (sample, system, atom) x 3 components: the merged gradient samples are all different by
+// construction, as are the merged samples. Host arrays, so only the library's work is timed.
+func BenchmarkKeysToSamplesGradients(b *testing.B) {
+	const blocks, samples = 10, 100
+	properties := rowsLabels(b, []string{"n"}, []int32{0}, []int32{1})
+	xyz := rowsLabels(b, []string{"xyz"}, []int32{0}, []int32{1}, []int32{2})
+	keyRows := make([][]int32, blocks)
+	list := make([]*Block, blocks)
+	var owned []*ArrayLabels
+	for k := range blocks {
+		keyRows[k] = []int32{int32(k)}
+		rows := make([][]int32, samples)
+		var gradientRows [][]int32
+		for i := range rows {
+			j := (i*37 + k) % samples // shuffled, differently in each block
+			rows[i] = []int32{int32(j / 20), int32(j % 20)}
+			for atom := range 3 {
+				gradientRows = append(gradientRows, []int32{int32(i), int32(j / 20), int32(atom)})
+			}
+		}
+		sampleLabels := rowsLabels(b, []string{"system", "atom"}, rows...)
+		gradientSamples := rowsLabels(b, []string{"sample", "system", "atom"}, gradientRows...)
+		owned = append(owned, sampleLabels, gradientSamples)
+		block, err := NewBlock(f64Array(b, labelsShape(sampleLabels, nil, properties), nil), sampleLabels, nil, properties)
+		if err != nil {
+			b.Fatal(err)
+		}
+		components := []*ArrayLabels{xyz}
+		gradient, err := NewBlock(f64Array(b, labelsShape(gradientSamples, components, properties), nil),
+			gradientSamples, components, properties)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := block.AddGradient("positions", gradient); err != nil {
+			b.Fatal(err)
+		}
+		list[k] = block
+	}
+	keys := rowsLabels(b, []string{"key"}, keyRows...)
+	keysToMove := rowsLabels(b, []string{"key"})
+	defer func() {
+		for _, l := range append(owned, properties, xyz, keys, keysToMove) {
+			l.Release()
+		}
+	}()
+	tensor, err := NewTensorMap(keys, list)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tensor.Free()
+	b.ReportAllocs()
+	for b.Loop() {
+		fill, err := HostArrayFromValues([]uintptr{}, []float64{0}) // taken by the call
+		if err != nil {
+			b.Fatal(err)
+		}
+		result, err := tensor.KeysToSamples(keysToMove, fill, true)
+		if err != nil {
+			b.Fatal(err)
+		}
+		result.Free()
+	}
+}

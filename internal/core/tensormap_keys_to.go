@@ -205,8 +205,9 @@ func sameComponents(a, b *Block) (bool, error) {
 // mergeSamples gathers the samples of a group, block after block, each followed by the
 // block's moved key values when appendKeys is set. Repeated entries are kept once, in
 // first-seen order or sorted. The labels (one reference for the caller) are built like the
-// first block's samples; mappings[b][i] is the new position of sample i of block b.
-func mergeSamples(group []keyedBlock, names []string, appendKeys, sortSamples bool) (*ArrayLabels, [][]int, error) {
+// first block's samples; mappings[b][i] is the new position of sample i of block b. apart
+// tells that no two samples of the group, in one block or in two, went to the same position.
+func mergeSamples(group []keyedBlock, names []string, appendKeys, sortSamples bool) (labels *ArrayLabels, mappings [][]int, apart bool, err error) {
 	width := len(names)
 	// repeat: block b has the very rows of block b-1 (the blocks of a group often share their
 	// samples). Its rows then bring nothing new and land where block b-1's did, so they are
@@ -223,7 +224,7 @@ func mergeSamples(group []keyedBlock, names []string, appendKeys, sortSamples bo
 	for b, member := range group {
 		cpu, err := member.block.samples.CPU()
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, false, err
 		}
 		samples[b].cpu = cpu
 		everyDistinct = everyDistinct && cpu.knownDistinct()
@@ -251,17 +252,17 @@ func mergeSamples(group []keyedBlock, names []string, appendKeys, sortSamples bo
 	}
 
 	if err := validateLabelNames(names); err != nil {
-		return nil, nil, invalidLabelsError("invalid labels in merge_samples", err)
+		return nil, nil, false, invalidLabelsError("invalid labels in merge_samples", err)
 	}
 	// The rows of one labels are all different, each with the same key or none; with the keys
 	// appended, rows of different blocks differ in their key when no two blocks share one.
 	distinct := (sources == 1 && source.knownDistinct()) || (appendKeys && everyDistinct && keysDistinct(group))
 	unique, inverse := gatheredRows(rows, width, sortSamples, distinct)
-	labels, err := group[0].block.samples.likeRows(names, unique, sortSamples)
+	labels, err = group[0].block.samples.likeRows(names, unique, sortSamples)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
-	mappings := make([][]int, len(group))
+	mappings = make([][]int, len(group))
 	offset := 0
 	for b := range group {
 		if samples[b].repeat {
@@ -272,7 +273,8 @@ func mergeSamples(group []keyedBlock, names []string, appendKeys, sortSamples bo
 		mappings[b] = inverse[offset : offset+n : offset+n]
 		offset += n
 	}
-	return labels, mappings, nil
+	// (distinct rows of blocks that repeat their predecessor's share its positions)
+	return labels, mappings, distinct && (appendKeys || len(group) == 1), nil
 }
 
 // fewKeys is the most blocks keysDistinct compares pairwise, without hashing their keys.
@@ -327,8 +329,11 @@ func sameRows(a, b *Labels) bool {
 // block of a group, with their first column ("sample") sent through the block's samples
 // mapping. The result is an ordered set: sorted, and rows coming from several blocks kept
 // once. The labels (one reference for the caller) are built like the first block's gradient
-// samples; mappings[b][i] is the new position of gradient sample i of block b.
-func mergeGradientSamples(group []keyedBlock, parameter string, samplesMappings [][]int) (*ArrayLabels, [][]int, error) {
+// samples; mappings[b][i] is the new position of gradient sample i of block b. samplesApart
+// is mergeSamples' apart: the rows then differ between blocks in their first column, and
+// within a block when its gradient samples are known to be all different, so that none is
+// hashed.
+func mergeGradientSamples(group []keyedBlock, parameter string, samplesMappings [][]int, samplesApart bool) (*ArrayLabels, [][]int, error) {
 	gradients := make([]*Block, len(group))
 	total := 0
 	for b, member := range group {
@@ -350,6 +355,7 @@ func mergeGradientSamples(group []keyedBlock, parameter string, samplesMappings 
 		if err != nil {
 			return nil, nil, err
 		}
+		samplesApart = samplesApart && cpu.knownDistinct()
 		mapping := samplesMappings[b]
 		for i := range cpu.count {
 			row := cpu.row(i)
@@ -367,7 +373,7 @@ func mergeGradientSamples(group []keyedBlock, parameter string, samplesMappings 
 		}
 	}
 
-	unique, inverse := sortedUniqueRows(rows, width)
+	unique, inverse := gatheredRows(rows, width, true, samplesApart)
 	labels, err := first.likeRows(first.Names(), unique, true)
 	if err != nil {
 		return nil, nil, err

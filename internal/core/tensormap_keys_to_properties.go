@@ -44,7 +44,7 @@ func mergeAlongProperties(group []keyedBlock, entries *ArrayLabels, movedNames [
 		return nil, err
 	}
 
-	samples, samplesMappings, err := mergeSamples(group, first.samples.Names(), false, sortSamples)
+	samples, samplesMappings, apart, err := mergeSamples(group, first.samples.Names(), false, sortSamples)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +72,7 @@ func mergeAlongProperties(group []keyedBlock, entries *ArrayLabels, movedNames [
 	}
 
 	return newMergedBlock(values, samples, first, properties, "constructed an invalid block", func(block *Block, g Gradient) error {
-		return mergeGradientAlongProperties(block, group, g, samplesMappings, ranges, fill)
+		return mergeGradientAlongProperties(block, group, g, samplesMappings, apart, ranges, fill)
 	})
 }
 
@@ -180,8 +180,8 @@ func moveProperties(output, input Array, mapping []int, r propertyRange) error {
 // mergeGradientAlongProperties merges the gradients with respect to g.Parameter of a group
 // and adds the result to block. As in the reference, the merged gradient array is created by
 // the first block's values array.
-func mergeGradientAlongProperties(block *Block, group []keyedBlock, g Gradient, samplesMappings [][]int, ranges []propertyRange, fill Array) error {
-	samples, mappings, err := mergeGradientSamples(group, g.Parameter, samplesMappings)
+func mergeGradientAlongProperties(block *Block, group []keyedBlock, g Gradient, samplesMappings [][]int, samplesApart bool, ranges []propertyRange, fill Array) error {
+	samples, mappings, err := mergeGradientSamples(group, g.Parameter, samplesMappings, samplesApart)
 	if err != nil {
 		return err
 	}

@@ -48,7 +48,7 @@ func mergeAlongSamples(group []keyedBlock, movedNames []string, sortSamples bool
 
 	var few [4]string // likeRows copies the names
 	names := append(append(few[:0], first.samples.Names()...), movedNames...)
-	samples, samplesMappings, err := mergeSamples(group, names, true, sortSamples)
+	samples, samplesMappings, apart, err := mergeSamples(group, names, true, sortSamples)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +70,7 @@ func mergeAlongSamples(group []keyedBlock, movedNames []string, sortSamples bool
 	}
 
 	return newMergedBlock(values, samples, first, properties, "invalid block", func(block *Block, g Gradient) error {
-		return mergeGradientAlongSamples(block, group, g, samplesMappings, runs, fill)
+		return mergeGradientAlongSamples(block, group, g, samplesMappings, apart, runs, fill)
 	})
 }
 
@@ -166,8 +166,8 @@ func mergeRows(like Array, rows, properties int, inputs []Array, mappings [][]in
 
 // mergeGradientAlongSamples merges the gradients with respect to g.Parameter of a group and
 // adds the result to block. The merged array is created by the first block's gradient array.
-func mergeGradientAlongSamples(block *Block, group []keyedBlock, g Gradient, samplesMappings [][]int, runs [][]propertyRun, fill Array) error {
-	samples, mappings, err := mergeGradientSamples(group, g.Parameter, samplesMappings)
+func mergeGradientAlongSamples(block *Block, group []keyedBlock, g Gradient, samplesMappings [][]int, samplesApart bool, runs [][]propertyRun, fill Array) error {
+	samples, mappings, err := mergeGradientSamples(group, g.Parameter, samplesMappings, samplesApart)
 	if err != nil {
 		return err
 	}

@@ -1209,8 +1209,10 @@ func TestMergeSamplesRepeatedBlocks(t *testing.T) {
 	} {
 		group := groupOf(samples...)
 		for _, sortSamples := range []bool{false, true} {
-			merged, mappings, err := mergeSamples(group, names, false, sortSamples)
+			merged, mappings, apart, err := mergeSamples(group, names, false, sortSamples)
 			require.NoError(t, err)
+			assertApart(t, apart, mappings)
+			assert.Equal(t, len(group) == 1 && samples[0] != repeating, apart, "one checked block is apart")
 			expected, expectedMappings := naiveMerge(t, group, false, sortSamples)
 			if len(expected) == 0 {
 				assert.Empty(t, labelsRows(t, merged))
@@ -1275,21 +1277,24 @@ func TestMergeSamplesWithKeys(t *testing.T) {
 	for _, test := range []struct {
 		keys     []int32
 		samples  []*ArrayLabels
-		distinct bool
+		distinct bool // the keys
+		apart    bool // no row hashed: distinct keys, every block's samples checked
 	}{
-		{[]int32{4, 1, 9}, []*ArrayLabels{a, b}, true},
-		{manyKeys(false), []*ArrayLabels{b, a}, true},
-		{[]int32{4, 1, 4}, []*ArrayLabels{a, b}, false},
-		{[]int32{2, 2}, []*ArrayLabels{a}, false},
-		{manyKeys(true), []*ArrayLabels{a, b}, false},
-		{[]int32{4, 1, 9}, []*ArrayLabels{a, repeating}, true},
-		{[]int32{4, 1, 4}, []*ArrayLabels{repeating}, false},
+		{[]int32{4, 1, 9}, []*ArrayLabels{a, b}, true, true},
+		{manyKeys(false), []*ArrayLabels{b, a}, true, true},
+		{[]int32{4, 1, 4}, []*ArrayLabels{a, b}, false, false},
+		{[]int32{2, 2}, []*ArrayLabels{a}, false, false},
+		{manyKeys(true), []*ArrayLabels{a, b}, false, false},
+		{[]int32{4, 1, 9}, []*ArrayLabels{a, repeating}, true, false},
+		{[]int32{4, 1, 4}, []*ArrayLabels{repeating}, false, false},
 	} {
 		group := groupOf(test.keys, test.samples...)
 		assert.Equal(t, test.distinct, keysDistinct(group), "keys %v", test.keys)
 		for _, sortSamples := range []bool{false, true} {
-			merged, mappings, err := mergeSamples(group, names, true, sortSamples)
+			merged, mappings, apart, err := mergeSamples(group, names, true, sortSamples)
 			require.NoError(t, err)
+			assertApart(t, apart, mappings)
+			assert.Equal(t, test.apart, apart, "keys %v", test.keys)
 			expected, expectedMappings := naiveMerge(t, group, true, sortSamples)
 			assert.Equal(t, expected, labelsRows(t, merged), "keys %v, sorted: %v", test.keys, sortSamples)
 			require.Len(t, mappings, len(group))
@@ -1304,6 +1309,80 @@ func TestMergeSamplesWithKeys(t *testing.T) {
 	}
 	assert.False(t, keysDistinct([]keyedBlock{{}, {}}), "two blocks without key values")
 	assert.True(t, keysDistinct([]keyedBlock{{}}), "one block")
+}
+
+// assertApart checks mergeSamples' apart: when set, no two samples of the group share a
+// position.
+func assertApart(t *testing.T, apart bool, mappings [][]int) {
+	t.Helper()
+	if !apart {
+		return
+	}
+	seen := map[int]bool{}
+	for b, mapping := range mappings {
+		for i, position := range mapping {
+			assert.False(t, seen[position], "block %d sample %d goes to %d, taken", b, i, position)
+			seen[position] = true
+		}
+	}
+}
+
+// TestMergeGradientSamplesApart compares the merged gradient samples of two blocks whose
+// samples went to positions apart (as keys_to_samples' do) with a naive merge, with the rows
+// hashed or not: not when every gradient's samples are checked, hashed when one gradient's
+// were assumed unique and repeat a row.
+func TestMergeGradientSamplesApart(t *testing.T) {
+	samples := rowsLabels(t, []string{"s"}, []int32{0}, []int32{1}, []int32{2})
+	properties := rowsLabels(t, []string{"p"}, []int32{0})
+	checked := rowsLabels(t, []string{"sample", "atom"}, []int32{2, 5}, []int32{0, 1}, []int32{0, 3})
+	host, err := HostArrayFromValues([]uintptr{3, 2}, []int32{1, 4, 0, 1, 1, 4})
+	require.NoError(t, err)
+	repeating, err := NewArrayLabels([]string{"sample", "atom"}, host, false)
+	require.NoError(t, err)
+	defer func() {
+		for _, l := range []*ArrayLabels{samples, properties, checked, repeating} {
+			l.Release()
+		}
+	}()
+	// Block 0's samples go to 0, 2, 4, block 1's to 5, 3, 1.
+	samplesMappings := [][]int{{0, 2, 4}, {5, 3, 1}}
+	for _, second := range []*ArrayLabels{checked, repeating} {
+		group := make([]keyedBlock, 2)
+		for b, gradientSamples := range []*ArrayLabels{checked, second} {
+			block, err := NewBlock(f64Array(t, labelsShape(samples, nil, properties), nil), samples, nil, properties)
+			require.NoError(t, err)
+			gradient, err := NewBlock(f64Array(t, labelsShape(gradientSamples, nil, properties), nil), gradientSamples, nil, properties)
+			require.NoError(t, err)
+			require.NoError(t, block.AddGradient("g", gradient))
+			group[b] = keyedBlock{key: []int32{int32(b)}, block: block}
+		}
+		// naive: every row sent through its block's mapping, kept once, sorted
+		var rows [][]int32
+		for b, member := range group {
+			for _, row := range labelsRows(t, member.block.gradient("g").samples) {
+				row[0] = int32(samplesMappings[b][row[0]])
+				if !slices.ContainsFunc(rows, func(r []int32) bool { return slices.Equal(r, row) }) {
+					rows = append(rows, row)
+				}
+			}
+		}
+		slices.SortFunc(rows, slices.Compare[[]int32])
+		for _, apart := range []bool{false, true} {
+			merged, mappings, err := mergeGradientSamples(group, "g", samplesMappings, apart)
+			require.NoError(t, err)
+			assert.Equal(t, rows, labelsRows(t, merged), "apart: %v, second checked: %v", apart, second == checked)
+			for b, member := range group {
+				for i, row := range labelsRows(t, member.block.gradient("g").samples) {
+					row[0] = int32(samplesMappings[b][row[0]])
+					assert.Equal(t, row, rows[mappings[b][i]], "block %d gradient sample %d", b, i)
+				}
+			}
+			merged.Release()
+		}
+		for _, member := range group {
+			member.block.Free()
+		}
+	}
 }
 
 // pairLabels makes labels of rows of two values named names, checked or assumed unique.
