@@ -350,6 +350,7 @@ func mergeGradientSamples(group []keyedBlock, parameter string, samplesMappings 
 	}
 
 	rows := make([]int32, 0, total*width)
+	limit := 0 // past the largest merged sample
 	for b, gradient := range gradients {
 		cpu, err := gradient.samples.CPU()
 		if err != nil {
@@ -370,10 +371,19 @@ func mergeGradientSamples(group []keyedBlock, parameter string, samplesMappings 
 			}
 			rows = append(rows, int32(sample))
 			rows = append(rows, row[1:]...)
+			limit = max(limit, sample+1)
 		}
 	}
 
-	unique, inverse := gatheredRows(rows, width, true, samplesApart)
+	var unique []int32
+	var inverse []int
+	if !samplesApart {
+		unique, inverse = sortedUniqueRows(rows, width)
+	} else if sorted, rank, ok := runsOfSortedRows(rows, width); ok {
+		unique, inverse = sorted, rank
+	} else {
+		unique, inverse = sortDistinctRowsByFirst(rows, width, limit)
+	}
 	labels, err := first.likeRows(first.Names(), unique, true)
 	if err != nil {
 		return nil, nil, err
@@ -464,23 +474,68 @@ func sortDistinctRows(values []int32, size int) (sorted []int32, rank []int) {
 	for i := range order {
 		order[i] = i
 	}
-	if n <= fewRows {
+	sortOrder(values, size, order)
+	return gatherOrder(values, size, order, rank), rank
+}
+
+// sortOrder sorts order, indices of rows (of width size) of values, by their rows.
+func sortOrder(values []int32, size int, order []int) {
+	if len(order) <= fewRows {
 		// An insertion sort calling compareRows directly: a sort through a comparison
 		// function pays a call per comparison, most of the time for a few rows.
-		for i := 1; i < n; i++ {
+		for i := 1; i < len(order); i++ {
 			for j := i; j > 0 && compareRows(rowAt(values, size, order[j]), rowAt(values, size, order[j-1])) < 0; j-- {
 				order[j], order[j-1] = order[j-1], order[j]
 			}
 		}
-	} else {
-		slices.SortFunc(order, func(a, b int) int { return compareRows(rowAt(values, size, a), rowAt(values, size, b)) })
+		return
 	}
-	sorted = make([]int32, 0, len(values))
+	slices.SortFunc(order, func(a, b int) int { return compareRows(rowAt(values, size, a), rowAt(values, size, b)) })
+}
+
+// gatherOrder gives the rows of values in the order of order, and sets rank[i] to the position
+// of row i there.
+func gatherOrder(values []int32, size int, order, rank []int) []int32 {
+	sorted := make([]int32, 0, len(values))
 	for k, i := range order {
 		rank[i] = k
 		sorted = append(sorted, values[i*size:i*size+size]...)
 	}
-	return sorted, rank
+	return sorted
+}
+
+// sortDistinctRowsByFirst is sortDistinctRows for rows whose first value lies in [0, limit),
+// as the merged gradient samples, whose first value is a merged sample: a counting sort by
+// that value, then a sort of the few rows that share one (a gradient's rows for one sample),
+// instead of comparing rows throughout. Rows of one value, or a limit far above the number of
+// rows, take sortDistinctRows.
+func sortDistinctRowsByFirst(values []int32, size, limit int) (sorted []int32, rank []int) {
+	n := len(values) / size
+	if size < 2 || limit > 4*n+64 {
+		return sortDistinctRows(values, size)
+	}
+	positions := make([]int, 2*n+limit+1) // the order, the ranks, then where each value starts
+	order, rank, starts := positions[:n:n], positions[n:2*n:2*n], positions[2*n:]
+	for i := range n {
+		starts[values[i*size]+1]++
+	}
+	for v := range limit {
+		starts[v+1] += starts[v]
+	}
+	for i := range n {
+		v := values[i*size]
+		order[starts[v]] = i
+		starts[v]++
+	}
+	// starts[v] is now where the rows of v end, and those of v+1 begin
+	begin := 0
+	for v := range limit {
+		if starts[v]-begin > 1 {
+			sortOrder(values, size, order[begin:starts[v]])
+		}
+		begin = starts[v]
+	}
+	return gatherOrder(values, size, order, rank), rank
 }
 
 // sortDistinctNarrowRows is sortDistinctRows for rows of one or two values (samples are often

@@ -1116,27 +1116,40 @@ func TestDistinctRows(t *testing.T) {
 // against a sort by compareRows, with the extreme values whose sign bit the keys flip.
 func TestSortDistinctNarrowRows(t *testing.T) {
 	pick := []int32{math.MinInt32, math.MinInt32 + 1, -65536, -1, 0, 1, 65536, math.MaxInt32 - 1, math.MaxInt32}
-	checkSortDistinctRows(t, rand.New(rand.NewPCG(11, 4)), 200, 1, 2, 59, pick, true)
+	checkSortDistinctRows(t, rand.New(rand.NewPCG(11, 4)), 200, 1, 2, 59, pick, true, 0, sortDistinctRows)
 }
 
 // TestSortDistinctWideRows checks the sort of rows of three values and more, by insertion up
 // to fewRows rows and by slices.SortFunc past them.
 func TestSortDistinctWideRows(t *testing.T) {
 	pick := []int32{math.MinInt32, -1, 0, 1, 2, math.MaxInt32}
-	checkSortDistinctRows(t, rand.New(rand.NewPCG(5, 17)), 300, 3, 5, 3*fewRows-1, pick, false)
+	checkSortDistinctRows(t, rand.New(rand.NewPCG(5, 17)), 300, 3, 5, 3*fewRows-1, pick, false, 0, sortDistinctRows)
+}
+
+// TestSortDistinctRowsByFirst checks the counting sort of rows by their first value (from 0
+// to the limit), then by the rest: rows of 2 to 5 values, few and many sharing a first value
+// (a sort past insertion within one), and a limit far above the rows (sortDistinctRows').
+func TestSortDistinctRowsByFirst(t *testing.T) {
+	pick := []int32{math.MinInt32, -1, 0, 1, 2, math.MaxInt32}
+	for _, limit := range []int{1, 3, 40, 100000} {
+		byFirst := func(values []int32, size int) ([]int32, []int) { return sortDistinctRowsByFirst(values, size, limit) }
+		checkSortDistinctRows(t, rand.New(rand.NewPCG(uint64(limit), 8)), 100, 2, 5, 5*fewRows, pick, true, limit, byFirst)
+	}
 }
 
 // TestSortDistinctTripleRows checks the sort of rows of three values packed into words, with
 // the extremes of int32 and random values, by insertion and past it.
 func TestSortDistinctTripleRows(t *testing.T) {
 	pick := []int32{math.MinInt32, math.MinInt32 + 1, -65536, -1, 0, 1, 65536, math.MaxInt32 - 1, math.MaxInt32}
-	checkSortDistinctRows(t, rand.New(rand.NewPCG(3, 29)), 300, 3, 3, 4*fewRows, pick, true)
+	checkSortDistinctRows(t, rand.New(rand.NewPCG(3, 29)), 300, 3, 3, 4*fewRows, pick, true, 0, sortDistinctRows)
 }
 
-// checkSortDistinctRows compares sortDistinctRows with a sort by compareRows of the rows
-// themselves, over trials of up to maxRows distinct rows of minSize to maxSize (at most 5)
-// values taken from pick, or for a third of them random when random is set.
-func checkSortDistinctRows(t *testing.T, rng *rand.Rand, trials, minSize, maxSize, maxRows int, pick []int32, random bool) {
+// checkSortDistinctRows compares sortRows (sortDistinctRows or a variant) with a sort by
+// compareRows of the rows themselves, over trials of up to maxRows distinct rows of minSize to
+// maxSize (at most 5) values taken from pick, or for a third of them random when random is
+// set; their first value from 0 to firstLimit-1 instead when firstLimit is not 0.
+func checkSortDistinctRows(t *testing.T, rng *rand.Rand, trials, minSize, maxSize, maxRows int, pick []int32, random bool,
+	firstLimit int, sortRows func(values []int32, size int) ([]int32, []int)) {
 	for trial := range trials {
 		size, n := minSize+rng.IntN(maxSize-minSize+1), rng.IntN(maxRows+1)
 		seen := map[[5]int32]bool{}
@@ -1149,6 +1162,9 @@ func checkSortDistinctRows(t *testing.T, rng *rand.Rand, trials, minSize, maxSiz
 					row[j] = int32(rng.Uint32())
 				}
 			}
+			if firstLimit > 0 {
+				row[0] = int32(rng.IntN(firstLimit))
+			}
 			if !seen[row] {
 				seen[row] = true
 				rows = append(rows, slices.Clone(row[:size]))
@@ -1157,7 +1173,7 @@ func checkSortDistinctRows(t *testing.T, rng *rand.Rand, trials, minSize, maxSiz
 		values := slices.Concat(rows...)
 		want := slices.Clone(rows)
 		slices.SortFunc(want, compareRows)
-		sorted, rank := sortDistinctRows(values, size)
+		sorted, rank := sortRows(values, size)
 		require.Equal(t, append([]int32{}, slices.Concat(want...)...), append([]int32{}, sorted...), "trial %d", trial)
 		for i, row := range rows {
 			require.Equal(t, row, want[rank[i]], "trial %d, row %d", trial, i)
