@@ -377,12 +377,12 @@ func mergeGradientSamples(group []keyedBlock, parameter string, samplesMappings 
 
 	var unique []int32
 	var inverse []int
-	if !samplesApart {
-		unique, inverse = sortedUniqueRows(rows, width)
-	} else if sorted, rank, ok := runsOfSortedRows(rows, width); ok {
-		unique, inverse = sorted, rank
+	if samplesApart {
+		unique, inverse = sortedDistinctRows(rows, width, func(values []int32, size int) ([]int32, []int) {
+			return sortDistinctRowsByFirst(values, size, limit)
+		})
 	} else {
-		unique, inverse = sortDistinctRowsByFirst(rows, width, limit)
+		unique, inverse = sortedUniqueRows(rows, width)
 	}
 	labels, err := first.likeRows(first.Names(), unique, true)
 	if err != nil {
@@ -641,10 +641,7 @@ func gatheredRows(values []int32, size int, sorted, distinct bool) (unique []int
 // distinctRows is gatheredRows for rows known to be all different.
 func distinctRows(values []int32, size int, sorted bool) (unique []int32, inverse []int) {
 	if sorted && size > 0 {
-		if unique, inverse, ok := runsOfSortedRows(values, size); ok {
-			return unique, inverse
-		}
-		return sortDistinctRows(values, size)
+		return sortedDistinctRows(values, size, sortDistinctRows)
 	}
 	if size == 0 || len(values) == 0 {
 		return []int32{}, []int{}
@@ -654,6 +651,15 @@ func distinctRows(values []int32, size int, sorted bool) (unique []int32, invers
 		inverse[i] = i
 	}
 	return values, inverse
+}
+
+// sortedDistinctRows sorts rows (of width size > 0) known to be all different: in one pass
+// when they are in order already, else with sortRows (sortDistinctRows or a variant).
+func sortedDistinctRows(values []int32, size int, sortRows func(values []int32, size int) ([]int32, []int)) (sorted []int32, rank []int) {
+	if sorted, rank, ok := runsOfSortedRows(values, size); ok {
+		return sorted, rank
+	}
+	return sortRows(values, size)
 }
 
 // runsOfSortedRows is sortedUniqueRows for rows already in non-decreasing order, where equal
