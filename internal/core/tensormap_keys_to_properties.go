@@ -87,9 +87,9 @@ func mergeProperties(group []keyedBlock, entries *ArrayLabels, movedNames []stri
 
 	var values []int32
 	if entries == nil {
-		// Each block's moved key followed by each of its properties, in block order. The keys
-		// of a group differ, so every block brings new rows, one after the other, all
-		// different when every block's properties are known to be.
+		// Each block's moved key followed by each of its properties, in block order: all
+		// different when every block's properties are known to be and the group's keys differ.
+		// Keys assumed unique may repeat: equal rows then merge, as they would in a set.
 		total, distinct := 0, true
 		for _, member := range group {
 			total += member.block.properties.Count()
@@ -109,12 +109,18 @@ func mergeProperties(group []keyedBlock, entries *ArrayLabels, movedNames []stri
 		if err := validateLabelNames(names); err != nil {
 			return nil, nil, invalidLabelsError("invalid labels", err)
 		}
+		distinct = distinct && keysDistinct(group)
 		var inverse []int
 		values, inverse = gatheredRows(rows, width, false, distinct)
 		offset := 0
 		for b, member := range group {
 			n := member.block.properties.Count()
 			if n > 0 {
+				if !distinct && !followEachOther(inverse[offset:offset+n]) {
+					return nil, nil, Errorf(InvalidParameterError, "can not move keys to properties: the "+
+						"properties of block %d do not form one range of the merged properties, the keys or "+
+						"the properties repeat an entry (were they assumed unique?)", b)
+				}
 				ranges[b] = propertyRange{start: uintptr(inverse[offset]), length: uintptr(n), ok: true}
 			}
 			offset += n
@@ -135,6 +141,13 @@ func mergeProperties(group []keyedBlock, entries *ArrayLabels, movedNames []stri
 				values = append(values, old.row(p)...)
 			}
 		}
+		if !chosen.knownDistinct() || !old.knownDistinct() {
+			if unique, _ := uniqueRows(values, width); len(unique) != len(values) {
+				return nil, nil, Errorf(InvalidParameterError, "can not move keys to properties: the new "+
+					"properties repeat an entry, the entries of keys_to_move or the blocks' properties do "+
+					"(were they assumed unique?)")
+			}
+		}
 		for b, member := range group {
 			n := member.block.properties.Count()
 			if n == 0 {
@@ -153,6 +166,17 @@ func mergeProperties(group []keyedBlock, entries *ArrayLabels, movedNames []stri
 		return nil, nil, err
 	}
 	return properties, ranges, nil
+}
+
+// followEachOther tells whether positions count up by one from the first: the merged
+// properties a block's properties went to form one range.
+func followEachOther(positions []int) bool {
+	for i, position := range positions {
+		if position != positions[0]+i {
+			return false
+		}
+	}
+	return true
 }
 
 // moveProperties copies every row of input (sample i going to mapping[i]) into the range of

@@ -479,8 +479,14 @@ func TestKeysToPropertiesFixture(t *testing.T) {
 // properties "p" given per block, values 10*block+property index.
 func ktSimpleTensor(t *testing.T, calls *ktCalls, keys [][]int32, samples [][]int32, properties [][]int32) *TensorMap {
 	t.Helper()
-	blocks := make([]*Block, len(keys))
-	for b := range keys {
+	return ktSimpleTensorWith(t, calls, rowsLabels(t, []string{"a", "b"}, keys...), samples, properties)
+}
+
+// ktSimpleTensorWith is ktSimpleTensor with keys of the caller's (a, b), which it releases.
+func ktSimpleTensorWith(t *testing.T, calls *ktCalls, keyLabels *ArrayLabels, samples [][]int32, properties [][]int32) *TensorMap {
+	t.Helper()
+	blocks := make([]*Block, keyLabels.Count())
+	for b := range blocks {
 		sampleRows := make([][]int32, len(samples[b]))
 		for i, s := range samples[b] {
 			sampleRows[i] = []int32{s}
@@ -503,7 +509,6 @@ func ktSimpleTensor(t *testing.T, calls *ktCalls, keys [][]int32, samples [][]in
 		p.Release()
 		blocks[b] = block
 	}
-	keyLabels := rowsLabels(t, []string{"a", "b"}, keys...)
 	tensor, err := NewTensorMap(keyLabels, blocks)
 	require.NoError(t, err)
 	keyLabels.Release()
@@ -570,6 +575,77 @@ func TestKeysToPropertiesWithEntries(t *testing.T) {
 	}, ktValues(t, result.blocks[0]))
 	result.Free()
 	state.check(t)
+}
+
+// TestKeysToPropertiesRepeatedKeys moves keys that repeat an entry (assumed unique): equal new
+// properties merge, as in a set, and blocks of the same key write into the same columns, as
+// in the reference; a block whose properties would not form one range is refused before any
+// data moves, as is a repeated new property made from entries.
+func TestKeysToPropertiesRepeatedKeys(t *testing.T) {
+	repeated := func(calls *ktCalls, properties ...[]int32) *TensorMap {
+		keys := pairLabels(t, []string{"a", "b"}, false, []int32{0, 3}, []int32{0, 3}, []int32{1, 3})
+		return ktSimpleTensorWith(t, calls, keys, [][]int32{{0}, {1}, {0}}, properties)
+	}
+	fill := math.NaN()
+	for _, test := range []struct {
+		properties [][]int32
+		merged     [][]int32   // the properties of the first group
+		values     [][]float64 // its values, row by row
+		err        string
+	}{
+		{[][]int32{{0, 1}, {1, 2}, {5}}, [][]int32{{3, 0}, {3, 1}, {3, 2}},
+			[][]float64{{0, 1, fill}, {fill, 100, 101}}, ""},
+		{[][]int32{{0}, {0}, {5}}, [][]int32{{3, 0}}, [][]float64{{0}, {100}}, ""},
+		{[][]int32{{0, 1}, {2, 1}, {5}}, nil, nil, "invalid parameter: can not move keys to properties: the " +
+			"properties of block 1 do not form one range of the merged properties, the keys or the properties " +
+			"repeat an entry (were they assumed unique?)"},
+	} {
+		calls := newKtCalls()
+		tensor := repeated(calls, test.properties...)
+		fillArray, _ := ktFill(t, fill)
+		result, err := tensor.KeysToProperties(ktNames(t, "b"), fillArray, false)
+		if test.err != "" {
+			require.Error(t, err)
+			assert.Equal(t, test.err, err.Error())
+			assert.Zero(t, calls.moves, "no data moved before the error")
+		} else {
+			require.NoError(t, err)
+			block := result.blocks[0]
+			assert.Equal(t, test.merged, labelsRows(t, block.properties), "properties %v", test.properties)
+			var values []float64
+			for _, row := range test.values {
+				values = append(values, row...)
+			}
+			ktAssertFloats(t, values, ktValues(t, block), "properties %v", test.properties)
+			result.Free()
+		}
+		tensor.Free()
+		assert.Empty(t, calls.live)
+	}
+
+	// With entries: repeated keys find the same entry; repeated entries are refused.
+	calls := newKtCalls()
+	tensor := repeated(calls, []int32{0}, []int32{0}, []int32{0})
+	defer tensor.Free()
+	entries := rowsLabels(t, []string{"b"}, []int32{3})
+	defer entries.Release()
+	fillArray, _ := ktFill(t, fill)
+	result, err := tensor.KeysToProperties(entries, fillArray, false)
+	require.NoError(t, err)
+	assert.Equal(t, [][]int32{{3, 0}}, labelsRows(t, result.blocks[0].properties))
+	ktAssertFloats(t, []float64{0, 100}, ktValues(t, result.blocks[0]))
+	result.Free()
+
+	host, err := HostArrayFromValues([]uintptr{2, 1}, []int32{3, 3})
+	require.NoError(t, err)
+	twice, err := NewArrayLabels([]string{"b"}, host, false)
+	require.NoError(t, err)
+	defer twice.Release()
+	fillArray, _ = ktFill(t, fill)
+	_, err = tensor.KeysToProperties(twice, fillArray, false)
+	require.Error(t, err)
+	assert.Equal(t, "invalid parameter: can not move keys to properties: the new properties repeat an "+
+		"entry, the entries of keys_to_move or the blocks' properties do (were they assumed unique?)", err.Error())
 }
 
 func TestKeysToPropertiesEntriesNeedSameProperties(t *testing.T) {

@@ -18,7 +18,8 @@
  * some faking CUDA), samples with zero to six entries in random (often
  * unsorted) order, zero to two components, zero to four properties,
  * gradients with and without their own components, rarely gradients of
- * gradients, tensor maps of zero to five blocks with random keys.
+ * gradients, tensor maps of zero to five blocks with random keys, and maps
+ * of copies of one block under keys that repeat (assumed unique).
  *
  * What is run: mts_block (valid and with every construction error),
  * mts_block_add_gradient (valid and with every validation error),
@@ -1887,7 +1888,23 @@ static void op_tensor_new(struct rng *rng) {
     }
 }
 
-/* a map from blocks of the block pool (which it takes) and keys "k" = 0..n-1 */
+/* keys "k" that all equal 0, assumed unique: a map whose keys repeat */
+static const mts_labels_t *repeated_labels(int count, DLDevice device) {
+    const char *name = "k";
+    struct labels_spec spec;
+    spec_init(&spec, 1, &name, device);
+    for (int i = 0; i < count; i++) {
+        spec.values[i] = 0; /* not spec_add, which keeps rows distinct */
+    }
+    spec.count = (size_t)count;
+    spec.assume_unique = 1;
+    return spec_make(&spec, "keys");
+}
+
+/* a map from blocks of the block pool (which it takes) and keys "k" = 0..n-1; or, now and
+ * then, from the first of them and copies of it, under keys that repeat (assumed unique): the
+ * keys_to operations then merge blocks of the same key. Copies share their properties, so
+ * that the merged properties stay ranges (the reference writes out of bounds otherwise). */
 static void op_tensor_from_pool(struct rng *rng) {
     int chosen[3];
     int n = 0;
@@ -1914,24 +1931,45 @@ static void op_tensor_from_pool(struct rng *rng) {
     }
     printf("]");
     int key_count = rng_percent(rng, 85) ? n : n + 1;
+    int repeated = rng_percent(rng, 25);
     /* the keys on the blocks' device */
     DLDevice device = TA_CPU;
     mts_block_device(given[0], &device);
-    const mts_labels_t *keys = range_labels("k", key_count, device, "keys");
+    if (repeated) {
+        sorted = blocks[chosen[0]].sorted;
+        key_count = 1 + (int)rng_below(rng, 3);
+        n = 1;
+        while (n < key_count) {
+            given[n] = mts_block_copy(given[0]);
+            if (given[n] == NULL) {
+                printf(" copy-failed UNEXPECTED-FAILURE");
+                print_error();
+                free_blocks(given + 1, (size_t)n - 1);
+                return;
+            }
+            n++;
+        }
+    }
+    const mts_labels_t *keys = repeated ? repeated_labels(key_count, device)
+                                        : range_labels("k", key_count, device, "keys");
     if (keys == NULL) {
+        free_blocks(given + 1, repeated ? (size_t)n - 1 : 0);
         return;
     }
-    printf(" keys=%d ->", key_count);
+    printf(repeated ? " repeated-keys=%d ->" : " keys=%d ->", key_count);
     mts_tensormap_t *tensor = mts_tensormap(keys, given, (uintptr_t)n);
     labels_release(keys);
     print_ok_or_null(tensor);
     printf(" taken=");
     for (int i = 0; i < n; i++) {
         printf("%d", given[i] == NULL);
-        if (given[i] == NULL) {
+        if (given[i] == NULL && (i == 0 || !repeated)) {
             blocks[chosen[i]].block = NULL;
             blocks[chosen[i]].sorted = 0;
         }
+    }
+    if (repeated) {
+        free_blocks(given + 1, (size_t)n - 1); /* the copies the map did not take */
     }
     if (tensor != NULL) {
         tensor_slot_put(slot, tensor, sorted);
