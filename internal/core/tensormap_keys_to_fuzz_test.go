@@ -131,11 +131,12 @@ func requireSomeCoreError(t *testing.T, err error) {
 	require.NotEmpty(t, coreErr.Message)
 }
 
-// FuzzKeysTo runs keys_to_properties and keys_to_samples on small tensor maps whose keys,
-// samples, properties and gradient samples may repeat a row (made assumed unique), with or
-// without entries to move: no call may panic, an error must be a core error, and a result must
-// hold values of its labels' shape, and labels with distinct rows unless the blocks' labels or
-// the entries repeated one.
+// FuzzKeysTo runs keys_to_properties and keys_to_samples (now and then components_to_properties
+// instead) on small tensor maps whose keys, samples, properties and gradient samples may repeat
+// a row (made assumed unique), with or without entries to move: no call may panic, an error
+// must be a core error, and a result must hold values of its labels' shape, and labels with
+// distinct rows unless the blocks' labels or the entries repeated one (or the keys, for
+// components_to_properties, which keeps them).
 func FuzzKeysTo(f *testing.F) {
 	f.Add([]byte{0x00, 2, 0, 1, 0, 1, 0, 2, 0, 1, 2, 0, 1, 0, 1, 1, 2, 0, 1})
 	f.Add([]byte{0x01, 2, 0, 0, 0, 0, 2, 1, 0, 1, 2, 0, 1, 2, 1, 2, 1, 0, 2, 2, 1})
@@ -158,6 +159,7 @@ func FuzzKeysTo(f *testing.F) {
 			blocks[b], blockRepeats = keysToFuzzBlock(t, r, float64(1000*(b+1)), axis)
 			repeats = repeats || blockRepeats
 		}
+		keysRepeat := repeatsRows(t, keys)
 		tensor, err := NewTensorMap(keys, blocks)
 		keys.Release()
 		if err != nil { // blocks that do not fit together, freed by NewTensorMap
@@ -177,11 +179,17 @@ func FuzzKeysTo(f *testing.F) {
 		fill, err := HostArrayFromValues([]uintptr{}, []float64{-1})
 		require.NoError(t, err)
 
-		run := tensor.KeysToProperties
-		if flags&0x10 != 0 {
-			run = tensor.KeysToSamples
+		var result *TensorMap
+		switch {
+		case flags&0x10 != 0:
+			result, err = tensor.KeysToSamples(move, fill, flags&0x80 != 0)
+		case r.byte()%4 == 3:
+			fill.Destroy()
+			result, err = tensor.ComponentsToProperties([]string{"c"})
+			repeats = repeats || keysRepeat // the keys stay as they were
+		default:
+			result, err = tensor.KeysToProperties(move, fill, flags&0x80 != 0)
 		}
-		result, err := run(move, fill, flags&0x80 != 0)
 		if err != nil {
 			requireSomeCoreError(t, err)
 			return
