@@ -1904,7 +1904,8 @@ static const mts_labels_t *repeated_labels(int count, DLDevice device) {
 /* a map from blocks of the block pool (which it takes) and keys "k" = 0..n-1; or, now and
  * then, from the first of them and copies of it, under keys that repeat (assumed unique): the
  * keys_to operations then merge blocks of the same key. Copies share their properties, so
- * that the merged properties stay ranges (the reference writes out of bounds otherwise). */
+ * that each block's merged properties stay one range (otherwise the reference moves a block's
+ * data into other properties' columns, or past the last one). */
 static void op_tensor_from_pool(struct rng *rng) {
     int chosen[3];
     int n = 0;
