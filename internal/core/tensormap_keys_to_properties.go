@@ -141,12 +141,11 @@ func mergeProperties(group []keyedBlock, entries *ArrayLabels, movedNames []stri
 				values = append(values, old.row(p)...)
 			}
 		}
-		if !chosen.knownDistinct() || !old.knownDistinct() {
-			if unique, _ := uniqueRows(values, width); len(unique) != len(values) {
-				return nil, nil, Errorf(InvalidParameterError, "can not move keys to properties: the new "+
-					"properties repeat an entry, the entries of keys_to_move or the blocks' properties do "+
-					"(were they assumed unique?)")
-			}
+		// Entry and property pairs repeat exactly when the entries or the properties do.
+		if (old.count > 0 && repeatsRow(chosen)) || (chosen.count > 0 && repeatsRow(old)) {
+			return nil, nil, Errorf(InvalidParameterError, "can not move keys to properties: the new "+
+				"properties repeat an entry, the entries of keys_to_move or the blocks' properties do "+
+				"(were they assumed unique?)")
 		}
 		for b, member := range group {
 			n := member.block.properties.Count()
@@ -166,6 +165,18 @@ func mergeProperties(group []keyedBlock, entries *ArrayLabels, movedNames []stri
 		return nil, nil, err
 	}
 	return properties, ranges, nil
+}
+
+// repeatsRow tells whether labels that were not checked unique hold a row twice.
+func repeatsRow(l *Labels) bool {
+	if l.knownDistinct() {
+		return false
+	}
+	if l.size == 0 {
+		return true // count > 1 empty rows
+	}
+	unique, _ := uniqueRows(l.values, l.size)
+	return len(unique) != len(l.values)
 }
 
 // followEachOther tells whether positions count up by one from the first: the merged
