@@ -1,6 +1,8 @@
 # `make bench`: times the C API of our library and of the reference with the C programs
 # bench/labels_bench.c (labels), bench/tensor_bench.c (blocks and tensor maps),
 # bench/map_cycle_bench.c (building and freeing maps, step by step and summed),
+# bench/map_read_bench.c (reading every block of a map made in C, used by an operation, copied
+# or loaded),
 # bench/keys_to_sweep_bench.c (keys_to_samples and keys_to_properties over a sweep of shapes,
 # the call alone and the whole pipeline from labels to freed maps) and
 # bench/io_bench.c (saving and loading a 256 MiB tensor map, against a memcpy), then prints
@@ -36,7 +38,7 @@
 
 BENCH_BUILD := $(BUILD)/bench
 BENCH_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror
-BENCH_PROGRAMS := labels_bench tensor_bench map_cycle_bench keys_to_sweep_bench io_bench
+BENCH_PROGRAMS := labels_bench tensor_bench map_cycle_bench map_read_bench keys_to_sweep_bench io_bench
 BENCH_COMMON := bench/harness.c bench/bench_array.c
 BENCH_COMMON_HEADERS := bench/harness.h bench/bench_array.h
 BENCH_ARGS ?=
@@ -51,7 +53,9 @@ BENCH_REDUCE_ROUNDS ?= 5
 # (loaded). A tensor map of blocks made in C is made in C too, read in C (blocks, keys, dtype,
 # info) and made in Go for any other use: the tensormap fast path shows in building and
 # freeing, and in the pipelines with a read. The reads fast path answers the dtype of such a
-# map, and the reads of its blocks (their gradients included), in C; the info fast path sets
+# map, and the reads of its blocks (their gradients included), in C, as it does those of the
+# blocks of a map Go read (read_all_used_N) or made (read_all_copy_N, read_all_loaded_N) once
+# Go published their records; the info fast path sets
 # and reads its info in C. Gradients over their block's labels are added in C (gradient), also
 # over labels of their own equal to the block's. The release fast path serves tensor maps made
 # in Go: the results of operations, and maps made in C once Go made them (a read in Go). The
@@ -63,7 +67,8 @@ BENCH_FASTPATH_CASES ?= create_5x3:labels create_unique_5x3:unique tensor_block_
 	map_pipeline_10_loaded:block map_pipeline_10000_loaded:block \
 	map_build_10:tensormap map_build_10000:tensormap map_read_10:tensormap map_read_in_go_10:tensormap \
 	map_dtype_1:reads map_dtype_10:reads map_dtype_10000:reads \
-	map_gradient_10:reads map_gradient_10000:reads \
+	map_gradient_10:reads map_gradient_10000:reads read_all_used_10:reads read_all_copy_10:reads \
+	read_all_copy_1000:reads read_all_loaded_1000:reads \
 	map_info_1:info map_info_10:info map_set_info_1:info map_set_info_10:info \
 	map_pipeline_10_gradients:gradient map_pipeline_10000_gradients:gradient \
 	map_read_in_go_10:release map_read_in_go_10000:release \

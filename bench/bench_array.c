@@ -572,6 +572,36 @@ mts_array_t bench_array_adopt(struct bench_array *array) {
     return result;
 }
 
+/* The as_dlpack of the arrays bench_array_create_for_load makes: the loads write into them
+ * through as_dlpack, so they export writable while they hold the only reference to their
+ * buffer (other bench arrays always export read-only). */
+static mts_status_t writable_as_dlpack(void *array, DLManagedTensorVersioned **dl_managed_tensor, DLDevice device,
+                                       const int64_t *stream, DLPackVersion max_version) {
+    const struct bench_array *values = array;
+    bool exclusive = atomic_load_explicit(&values->references, memory_order_acquire) == 1;
+    mts_status_t status = array_as_dlpack(array, dl_managed_tensor, device, stream, max_version);
+    if (status == MTS_SUCCESS && exclusive) {
+        (*dl_managed_tensor)->flags &= ~(uint64_t)DLPACK_FLAG_BITMASK_READ_ONLY;
+    }
+    return status;
+}
+
+mts_status_t bench_array_create_for_load(const uintptr_t *shape, uintptr_t shape_count, DLDataType dtype,
+                                         mts_array_t *array) {
+    struct bench_array *values = bench_array_new(dtype, shape_count, shape);
+    if (values == NULL) {
+        mts_set_last_error("bench arrays: create_array: out of memory or unsupported dtype/rank", "bench", NULL, NULL);
+        return MTS_CALLBACK_ERROR;
+    }
+    *array = bench_array_adopt(values);
+    array->as_dlpack = writable_as_dlpack;
+    return MTS_SUCCESS;
+}
+
+bool bench_array_made_for_load(const mts_array_t *array) {
+    return array->as_dlpack == writable_as_dlpack;
+}
+
 mts_array_t bench_array_share(struct bench_array *array) {
     return bench_array_adopt(bench_array_retain(array));
 }

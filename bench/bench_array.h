@@ -83,6 +83,13 @@ void bench_array_release(struct bench_array *array);
 mts_array_t bench_array_adopt(struct bench_array *array);
 /* An mts_array_t sharing `array` with its other holders. */
 mts_array_t bench_array_share(struct bench_array *array);
+/* The create_array callback of the loads (mts_tensormap_load, mts_tensormap_load_buffer): a
+ * bench array of uninitialised CPU memory, whose DLPack export is writable while it holds the
+ * only reference to its buffer, as the loads write through it. */
+mts_status_t bench_array_create_for_load(const uintptr_t *shape, uintptr_t shape_count, DLDataType dtype,
+                                         mts_array_t *array);
+/* Tells whether an mts_array_t was made by bench_array_create_for_load. */
+bool bench_array_made_for_load(const mts_array_t *array);
 /* A scalar array of dtype BENCH_F64 or BENCH_F32 holding `value` (for fill values); .ptr is
  * NULL when out of memory or for another dtype. */
 mts_array_t bench_array_scalar(DLDataType dtype, double value);

@@ -24,7 +24,8 @@
  *                            faults) is timed; the buffer is freed after the timed region
  *   save_buffer_preallocated the same into a buffer the caller hands over already big enough
  *                            (and already written once, so mapped): no growth to time
- *   load_buffer              mts_tensormap_load_buffer of the saved bytes; create_array makes
+ *   load_buffer              mts_tensormap_load_buffer of the saved bytes; create_array
+ *                            (bench_array_create_for_load) makes
  *                            bench arrays (uninitialised CPU memory, exported writable while
  *                            not shared) inside the timed region, the map is checked and
  *                            freed after it
@@ -93,10 +94,7 @@ static mts_tensormap_t *map_new(void) {
     return bench_dense_map_new(IO_BLOCKS, IO_SAMPLES, IO_ATOMS_PER_SYSTEM, IO_COMPONENTS, 0, IO_PROPERTIES);
 }
 
-static mts_status_t writable_as_dlpack(void *array, DLManagedTensorVersioned **dl_managed_tensor, DLDevice device,
-                                       const int64_t *stream, DLPackVersion max_version);
-
-/* Checks one block of a loaded map: values made by create_array (below), 4096 x 4 x 64 f64
+/* Checks one block of a loaded map: values made by create_array (bench_array.h), 4096 x 4 x 64 f64
  * with the saved first and last elements. */
 static int check_block(mts_tensormap_t *map, uintptr_t b, const char *what) {
     mts_block_t *block = NULL;
@@ -109,7 +107,7 @@ static int check_block(mts_tensormap_t *map, uintptr_t b, const char *what) {
     if (bench_status(mts_block_data(block, &data), "mts_block_data") != 0) {
         return -1;
     }
-    if (data.as_dlpack != writable_as_dlpack) {
+    if (!bench_array_made_for_load(&data)) {
         bench_fail("%s: the values of block %zu are not the array create_array made", what, (size_t)b);
         return -1;
     }
@@ -169,39 +167,6 @@ static int check_loaded(mts_tensormap_t *map, const char *what) {
     return result;
 }
 
-/* The as_dlpack of bench arrays, which always exports read-only: the loads write into the
- * arrays create_array makes through as_dlpack, so those export writable while they hold the
- * only reference to their buffer. */
-typedef mts_status_t (*as_dlpack_fn)(void *array, DLManagedTensorVersioned **dl_managed_tensor, DLDevice device,
-                                     const int64_t *stream, DLPackVersion max_version);
-static as_dlpack_fn bench_as_dlpack;
-
-static mts_status_t writable_as_dlpack(void *array, DLManagedTensorVersioned **dl_managed_tensor, DLDevice device,
-                                       const int64_t *stream, DLPackVersion max_version) {
-    const struct bench_array *values = array;
-    bool exclusive = atomic_load_explicit(&values->references, memory_order_acquire) == 1;
-    mts_status_t status = bench_as_dlpack(array, dl_managed_tensor, device, stream, max_version);
-    if (status == MTS_SUCCESS && exclusive) {
-        (*dl_managed_tensor)->flags &= ~(uint64_t)DLPACK_FLAG_BITMASK_READ_ONLY;
-    }
-    return status;
-}
-
-/* The create_array callback of the loads: a bench array of uninitialised CPU memory, with
- * the writable as_dlpack above. */
-static mts_status_t create_array(const uintptr_t *shape, uintptr_t shape_count, DLDataType dtype,
-                                 mts_array_t *array) {
-    struct bench_array *values = bench_array_new(dtype, shape_count, shape);
-    if (values == NULL) {
-        mts_set_last_error("io_bench: create_array: out of memory or unsupported dtype/rank", "io_bench", NULL, NULL);
-        return MTS_CALLBACK_ERROR;
-    }
-    *array = bench_array_adopt(values);
-    bench_as_dlpack = array->as_dlpack;
-    array->as_dlpack = writable_as_dlpack;
-    return MTS_SUCCESS;
-}
-
 /* The realloc callback of the saves: the C realloc, counting its calls. */
 struct realloc_count {
     uint64_t calls;
@@ -257,7 +222,7 @@ static int io_setup(void) {
                    IO_DATA_BYTES);
         return -1;
     }
-    mts_tensormap_t *loaded = mts_tensormap_load_buffer(io.bytes, io.bytes_count, create_array);
+    mts_tensormap_t *loaded = mts_tensormap_load_buffer(io.bytes, io.bytes_count, bench_array_create_for_load);
     if (bench_pointer(loaded, "mts_tensormap_load_buffer") != 0) {
         return -1;
     }
@@ -341,7 +306,7 @@ static int file_setup(void) {
                    file_size(), (size_t)io.bytes_count);
         return -1;
     }
-    mts_tensormap_t *loaded = mts_tensormap_load(file.path, create_array);
+    mts_tensormap_t *loaded = mts_tensormap_load(file.path, bench_array_create_for_load);
     if (bench_pointer(loaded, "mts_tensormap_load") != 0) {
         return -1;
     }
@@ -440,7 +405,7 @@ static int run_load_buffer(void *context, uint64_t n, double *elapsed_ns) {
     *elapsed_ns = 0;
     for (uint64_t i = 0; i < n; i++) {
         double start = bench_now_ns();
-        mts_tensormap_t *loaded = mts_tensormap_load_buffer(io.bytes, io.bytes_count, create_array);
+        mts_tensormap_t *loaded = mts_tensormap_load_buffer(io.bytes, io.bytes_count, bench_array_create_for_load);
         *elapsed_ns += bench_now_ns() - start;
         if (bench_pointer(loaded, "mts_tensormap_load_buffer") != 0) {
             return io_failed();
@@ -486,7 +451,7 @@ static int run_load_file(void *context, uint64_t n, double *elapsed_ns) {
     *elapsed_ns = 0;
     for (uint64_t i = 0; i < n; i++) {
         double start = bench_now_ns();
-        mts_tensormap_t *loaded = mts_tensormap_load(file.path, create_array);
+        mts_tensormap_t *loaded = mts_tensormap_load(file.path, bench_array_create_for_load);
         *elapsed_ns += bench_now_ns() - start;
         if (bench_pointer(loaded, "mts_tensormap_load") != 0) {
             return io_failed();

@@ -1,0 +1,200 @@
+/*
+ * map_read_bench.c: what a user pays to read every block of a tensor map through the C API, as
+ * a code does with the result of an operation or a map it loaded (built by `make bench`
+ * against both libraries, like the other programs).
+ *
+ * Usage: map_read_bench [--quick] [--list] [PATTERN...]
+ *
+ * The map has N blocks (N = 10 and 1,000) of 10 samples x one component axis of 3 x 4
+ * properties, f64, over the caller's arrays (bench_dense_map_new). One read of the map, the
+ * timed operation, is for each block: mts_tensormap_block_by_id, mts_block_labels of its
+ * samples and of its properties (each given back with mts_labels_free), and mts_block_data.
+ * Cases, by where the map comes from (made before the timer), each reading the same map again
+ * and again:
+ *   read_all_made_N     the map as mts_tensormap made it from blocks made with mts_block
+ *   read_all_used_N     the same map after one operation read it (mts_tensormap_copy, whose
+ *                       result is freed at once): the input of an operation
+ *   read_all_copy_N     that copy (the result of an operation: a map the library made)
+ *   read_all_loaded_N   the map saved to a buffer and loaded back (mts_tensormap_load_buffer,
+ *                       the arrays made by the caller's create callback,
+ *                       bench_array_create_for_load)
+ * and the first read of new maps, each read once (made in batches of up to 100 before the
+ * timer, freed after it), which is what a code that reads each result once pays:
+ *   read_once_copy_N    copies of the map
+ *   read_once_loaded_N  loads of the saved map
+ */
+
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include <metatensor.h>
+
+#include "bench_array.h"
+#include "harness.h"
+
+enum map_source { MADE, USED, COPY, LOADED };
+
+struct read_case {
+    uintptr_t blocks;
+    enum map_source source;
+    mts_tensormap_t *map;   /* made at the first run of the case */
+    mts_tensormap_t *input; /* the map the copy and the loaded map come from */
+};
+
+/* The realloc of mts_tensormap_save_buffer. */
+static uint8_t *grow_buffer(void *user_data, uint8_t *buffer, uintptr_t size) {
+    (void)user_data;
+    return realloc(buffer, size);
+}
+
+/* A map the library made from `input`, as `source` says; NULL after bench_fail. */
+static mts_tensormap_t *derived_map(mts_tensormap_t *input, enum map_source source) {
+    if (source == COPY) {
+        mts_tensormap_t *copy = mts_tensormap_copy(input);
+        return bench_pointer(copy, "mts_tensormap_copy") == 0 ? copy : NULL;
+    }
+    uint8_t *buffer = NULL;
+    uintptr_t buffer_count = 0;
+    if (bench_status(mts_tensormap_save_buffer(&buffer, &buffer_count, NULL, grow_buffer, input),
+                     "mts_tensormap_save_buffer") != 0) {
+        return NULL;
+    }
+    mts_tensormap_t *loaded = mts_tensormap_load_buffer(buffer, buffer_count, bench_array_create_for_load);
+    free(buffer);
+    return bench_pointer(loaded, "mts_tensormap_load_buffer") == 0 ? loaded : NULL;
+}
+
+/* Makes the map of a case, once. */
+static int case_map(struct read_case *c) {
+    if (c->map != NULL) {
+        return 0;
+    }
+    mts_tensormap_t *made = bench_dense_map_new(c->blocks, 10, 5, 1, 0, 4);
+    if (made == NULL) {
+        return -1;
+    }
+    if (c->source == MADE) {
+        c->map = made;
+        return 0;
+    }
+    if (c->source == USED) {
+        mts_tensormap_t *copy = derived_map(made, COPY);
+        if (copy == NULL) {
+            mts_tensormap_free(made);
+            return -1;
+        }
+        mts_tensormap_free(copy);
+        c->map = made;
+        return 0;
+    }
+    c->map = derived_map(made, c->source);
+    c->input = made;
+    return c->map == NULL ? -1 : 0;
+}
+
+/* Reads every block of the map once. */
+static int read_all(const mts_tensormap_t *map, uintptr_t blocks) {
+    for (uintptr_t b = 0; b < blocks; b++) {
+        mts_block_t *block = NULL;
+        if (bench_status(mts_tensormap_block_by_id((mts_tensormap_t *)map, &block, b), "mts_tensormap_block_by_id") !=
+            0) {
+            return -1;
+        }
+        const mts_labels_t *samples = mts_block_labels(block, 0);
+        const mts_labels_t *properties = mts_block_labels(block, 2);
+        if (bench_pointer(samples, "mts_block_labels") != 0 || bench_pointer(properties, "mts_block_labels") != 0) {
+            mts_labels_free(samples);
+            mts_labels_free(properties);
+            return -1;
+        }
+        mts_labels_free(samples);
+        mts_labels_free(properties);
+        mts_array_t data = {0}; /* the reference drops what the output held before */
+        if (bench_status(mts_block_data(block, &data), "mts_block_data") != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int run_read(void *context, uint64_t n, double *elapsed_ns) {
+    struct read_case *c = context;
+    if (case_map(c) != 0) {
+        return -1;
+    }
+    double start = bench_now_ns();
+    for (uint64_t i = 0; i < n; i++) {
+        if (read_all(c->map, c->blocks) != 0) {
+            return -1;
+        }
+    }
+    *elapsed_ns = bench_now_ns() - start;
+    return 0;
+}
+
+#define MAPS_PER_BATCH 100
+
+/* Reads new maps once each: the copies or loads of a case's input, made in batches. */
+static int run_read_once(void *context, uint64_t n, double *elapsed_ns) {
+    struct read_case *c = context;
+    if (c->input == NULL) {
+        c->input = bench_dense_map_new(c->blocks, 10, 5, 1, 0, 4);
+        if (c->input == NULL) {
+            return -1;
+        }
+    }
+    mts_tensormap_t *maps[MAPS_PER_BATCH];
+    int result = 0;
+    *elapsed_ns = 0;
+    for (uint64_t done = 0; done < n && result == 0; done += MAPS_PER_BATCH) {
+        uint64_t count = n - done < MAPS_PER_BATCH ? n - done : MAPS_PER_BATCH;
+        uint64_t made = 0;
+        while (made < count && (maps[made] = derived_map(c->input, c->source)) != NULL) {
+            made++;
+        }
+        result = made == count ? 0 : -1;
+        double start = bench_now_ns();
+        for (uint64_t m = 0; m < made && result == 0; m++) {
+            result = read_all(maps[m], c->blocks);
+        }
+        *elapsed_ns += bench_now_ns() - start;
+        for (uint64_t m = 0; m < made; m++) {
+            mts_tensormap_free(maps[m]);
+        }
+    }
+    return result;
+}
+
+#define READ_CASES(N)                                                                                         \
+    {"read_all_made_" #N, "read every block of a map of " #N " made with mts_tensormap", "map", run_read,      \
+     &(struct read_case){N, MADE, NULL, NULL}},                                                              \
+    {"read_all_used_" #N, "read every block of the same after mts_tensormap_copy read it", "map", run_read, \
+     &(struct read_case){N, USED, NULL, NULL}},                                                              \
+    {"read_all_copy_" #N, "read every block of its copy (made by the library)", "map", run_read,            \
+     &(struct read_case){N, COPY, NULL, NULL}},                                                              \
+    {"read_all_loaded_" #N, "read every block of it saved and loaded", "map", run_read,                     \
+     &(struct read_case){N, LOADED, NULL, NULL}},                                                            \
+    {"read_once_copy_" #N, "the first read of every block of new copies of it", "map", run_read_once,       \
+     &(struct read_case){N, COPY, NULL, NULL}},                                                              \
+    {"read_once_loaded_" #N, "the first read of every block of new loads of it", "map", run_read_once,      \
+     &(struct read_case){N, LOADED, NULL, NULL}}
+
+static const bench_case CASES[] = {READ_CASES(10), READ_CASES(1000)};
+
+#define CASES_COUNT (sizeof CASES / sizeof CASES[0])
+
+static void map_read_bench_free(void) {
+    for (size_t i = 0; i < CASES_COUNT; i++) {
+        struct read_case *c = CASES[i].context;
+        mts_tensormap_free(c->map);
+        mts_tensormap_free(c->input);
+        c->map = c->input = NULL;
+    }
+}
+
+int main(int argc, char **argv) {
+    return bench_main(argc, argv, CASES, CASES_COUNT, (const void *)mts_tensormap,
+                      "maps made before the timer; per map: every block read (block_by_id, samples and properties "
+                      "labels taken and given back, values view)",
+                      "metatensor-go.bench.map_read", map_read_bench_free);
+}
