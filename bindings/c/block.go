@@ -49,6 +49,7 @@ func disposeBlockRecord(record *C.struct_mts_block_t) {
 		C.mtsgo_c_block_release(record, nil)
 		return
 	}
+	dropBlockView(record, core.DirectRelease{})
 	objectHandle(record.record.handle).Delete()
 	C.mtsgo_block_record_free(record)
 }

@@ -208,8 +208,8 @@ func materializeInto(block *core.Block, values *cArray, components []*core.Array
 // recordLabelsBuffer is room for the labels of a block record made in C.
 type recordLabelsBuffer [C.MTSGO_FASTPATH_BLOCK_COMPONENTS + 2]*C.struct_mts_labels_t
 
-// recordLabels lists the labels a block record made in C holds a reference to: samples,
-// components, properties, in buffer.
+// recordLabels lists the labels a block record made in C, or a view (fastpath_reads.go),
+// holds a reference to: samples, components, properties, in buffer.
 func recordLabels(record *C.struct_mts_block_t, buffer *recordLabelsBuffer) []*C.struct_mts_labels_t {
 	all := append(buffer[:0], record.samples)
 	all = append(all, record.components[:record.components_count]...)

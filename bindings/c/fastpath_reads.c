@@ -2,20 +2,38 @@
  * made in C (fastpath_block.c, fastpath_tensormap.c) and not yet made in Go are answered from
  * the record, calling the values' callbacks exactly as Go would, so that reading a new tensor
  * map (its blocks' values, labels and gradients, its dtype and device) does not make it in Go
- * (nor does its info: fastpath_info.c). Every other case, errors included, goes to the Go body
- * before anything is asked. A gradient handed out here is held by its block, so nothing is
- * added to it in C: Go makes it with its block first (blockOf). The generated wrappers
- * (wrappers_gen.c) have already rejected NULL arguments. */
+ * (nor does its info: fastpath_info.c). So are the reads of blocks whose records lend to the
+ * blocks Go made of them, and the labels and values of any other block Go holds, once Go
+ * published them in its record (fastpath_reads.go): the blocks of results and of loaded
+ * maps. Every other case, errors included, goes to the Go body before anything is asked. A
+ * gradient handed out here is held by its block, so nothing is added to it in C: Go makes it
+ * with its block first (blockOf). The generated wrappers (wrappers_gen.c) have already
+ * rejected NULL arguments. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "_cgo_export.h"
 #include "fastpath.h"
 
-/* Tells whether a block record is one made in C that Go never saw. */
+/* Tells whether a block record describes its block in C: one made in C that Go never saw,
+ * or that lends its labels and values to the block Go made (lent_blocks.go), which stays as
+ * the record says until it stops lending. */
 static int c_block(const struct mts_block_t *block) {
     return (mtsgo_fastpaths & MTSGO_FASTPATH_READS) && block->samples != NULL &&
-           __atomic_load_n(&block->record.handle, __ATOMIC_ACQUIRE) == 0;
+           (__atomic_load_n(&block->record.handle, __ATOMIC_ACQUIRE) == 0 || block->lent);
+}
+
+/* Tells whether the labels and values of a block are read in C: c_block, or a view Go
+ * published in the record, asking Go to publish it the first time (fastpath_reads.go). */
+static int c_view(struct mts_block_t *block) {
+    if (c_block(block)) {
+        return 1;
+    }
+    if (!(mtsgo_fastpaths & MTSGO_FASTPATH_READS)) {
+        return 0;
+    }
+    int published = __atomic_load_n(&block->published, __ATOMIC_ACQUIRE);
+    return published != 0 ? published > 0 : mtsgo_block_publish(block);
 }
 
 /* The block whose values a tensor map made in C and never seen by Go describes: its first
@@ -41,7 +59,7 @@ static mts_status_t values_dtype(const struct mts_block_t *block, DLDataType *dt
 }
 
 const struct mts_labels_t *mtsgo_c_block_labels(const struct mts_block_t *block, uintptr_t axis) {
-    if (!c_block(block) || axis > block->components_count + 1) {
+    if (!c_view((struct mts_block_t *)block) || axis > block->components_count + 1) {
         return mtsgo_block_labels((struct mts_block_t *)block, axis);
     }
     struct mts_labels_t *labels = axis == 0                             ? block->samples
@@ -53,7 +71,7 @@ const struct mts_labels_t *mtsgo_c_block_labels(const struct mts_block_t *block,
 }
 
 mts_status_t mtsgo_c_block_data(struct mts_block_t *block, struct mts_array_t *data) {
-    if (!c_block(block)) {
+    if (!c_view(block)) {
         return mtsgo_block_data(block, data);
     }
     *data = block->values;

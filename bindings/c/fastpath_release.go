@@ -131,6 +131,7 @@ func (b *batchRelease) ReleaseRecord(record unsafe.Pointer) {
 	case kind == blockRecord && len(b.records) < cap(b.records) && (*C.struct_mts_block_t)(record).lent == 0:
 		// (a record that still lends goes at once: disposeBlockRecord releases what it keeps)
 		block := (*C.struct_mts_block_t)(record)
+		dropBlockView(block, b.LabelsReleaser())
 		block.record.magic = C.MTSGO_FREED_MAGIC
 		b.handles = append(b.handles, objectHandle(block.record.handle))
 		b.records = append(b.records, C.uintptr_t(uintptr(record)))

@@ -151,15 +151,27 @@ mts_status_t mtsgo_c_tensormap_free(struct mts_tensormap_t *tensor) {
 }
 
 /* A tensor map made in C keeps its keys and its blocks' records for its whole life, even once
- * Go made it (nothing changes the blocks of a tensor map): they are read in C. */
+ * Go made it (nothing changes the blocks of a tensor map): they are read in C. So are the
+ * records of the blocks of a tensor map Go made, once Go gave them (fastpath_reads.go). */
 
 mts_status_t mtsgo_c_tensormap_block_by_id(struct mts_tensormap_t *tensor, struct mts_block_t **block,
                                            uintptr_t index) {
-    if (index >= tensor->blocks_count) {
+    if (index < tensor->blocks_count) {
+        *block = tensor->blocks[index];
+        return MTS_SUCCESS;
+    }
+    if (!(mtsgo_fastpaths & MTSGO_FASTPATH_READS)) {
         return mtsgo_tensormap_block_by_id(tensor, block, index);
     }
-    *block = tensor->blocks[index];
-    return MTS_SUCCESS;
+    struct mts_block_t **views = __atomic_load_n(&tensor->views, __ATOMIC_ACQUIRE);
+    struct mts_block_t *view = views != NULL && index < tensor->views_count
+                                   ? __atomic_load_n(&views[index], __ATOMIC_ACQUIRE)
+                                   : NULL;
+    if (view != NULL) {
+        *block = view;
+        return MTS_SUCCESS;
+    }
+    return mtsgo_tensormap_block_view(tensor, block, index);
 }
 
 const struct mts_labels_t *mtsgo_c_tensormap_keys(const struct mts_tensormap_t *tensor) {

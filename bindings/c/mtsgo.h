@@ -307,6 +307,12 @@ struct mts_block_t {
     DLDevice device;
     uintptr_t lent_index;
     struct mts_block_t *parent; /* for a gradient added in C, its block: Go makes them together */
+    /* Set by Go (atomically) for a block it holds and does not lend (fastpath_reads.go): 1 once
+     * `samples`, `components`, `properties` and `values` describe the block, so that its labels
+     * and values are read in C (fastpath_reads.c), each labels pointer holding one C reference
+     * until the record goes, and `values` a view unless the record holds the array itself; -1
+     * when they can not (more components than the record holds, values Go made); 0 before. */
+    int published;
 };
 
 /* A gradient of a block made in C, in one allocation with its parameter. */
@@ -342,6 +348,12 @@ struct mts_tensormap_t {
     /* The info set in C on a tensor map made in C before Go made it (fastpath_info.c), or
      * NULL; kept, unchanged, for the record's life once Go copied it. */
     struct mtsgo_c_info *c_info;
+    /* For a tensor map Go made: the records of its blocks that mts_tensormap_block_by_id gave,
+     * at their index, NULL for the others, so that later calls are answered in C
+     * (fastpath_reads.go); views_count entries, allocated with the first (read atomically),
+     * freed with the record. The records belong to the blocks. */
+    struct mts_block_t **views;
+    uintptr_t views_count;
 };
 
 /* The info of a tensor map made in C, set in C: keys[i] has values[i], in the order the keys

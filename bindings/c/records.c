@@ -159,6 +159,9 @@ mts_status_t mtsgo_tensormap_record_free(struct mts_tensormap_t *record) {
     mtsgo_handle_end(&record->record);
     free((void *)record->info_keys);
     mtsgo_c_info_free(record->c_info);
+    if (record->views != NULL) {
+        free(record->views);
+    }
     struct mts_labels_t *keys = record->keys;
     if (record->blocks_count > MTSGO_POOLED_MAP_BLOCKS || !keep_record(&map_pool, POOLED_MAPS, record)) {
         free(record);

@@ -1108,6 +1108,159 @@ static mts_tensormap_t *simple_tensor(struct test_array **values_out) {
     return tensor;
 }
 
+/* The blocks of a tensor map Go made (a copy) and of a map made in C that Go read (the
+ * copy's input, whose blocks Go made lending their records) read as any other: block_by_id
+ * gives the same block every time, its labels are the block's, labels the caller keeps
+ * outlive the map, and its values are the block's array as a view, none of whose callbacks
+ * runs; so do a gradient's. */
+static void test_reads_of_blocks_go_holds(void) {
+    long live = ta_live();
+    const mts_labels_t *keys = range(NAMES_K, 2);
+    struct test_array *values[2];
+    mts_block_t *blocks[2] = {simple_block(1.0, &values[0]), simple_block(2.0, &values[1])};
+    ADD_GRADIENT(blocks[0], "g", plain_gradient());
+    ADD_GRADIENT(blocks[1], "g", plain_gradient());
+    mts_tensormap_t *tensor = mts_tensormap(keys, blocks, 2);
+    CHECK(tensor != NULL);
+    mts_tensormap_t *copy = mts_tensormap_copy(tensor);
+    CHECK(copy != NULL);
+    static const int32_t samples[] = {0, 1, 2}, properties[] = {0, 1}, gradient_samples[] = {0, 0};
+    const mts_labels_t *kept = NULL;
+    mts_tensormap_t *maps[2] = {copy, tensor};
+    for (int m = 0; m < 2; m++) {
+        for (uintptr_t i = 0; i < 2; i++) {
+            mts_block_t *block = block_at(maps[m], i);
+            struct test_array *array = block_array(block);
+            CHECK(array != NULL && (m == 0 ? array->created_from == values[i] : array == values[i]));
+            int before[3], after[3];
+            ta_description_calls(array, before);
+            for (int round = 0; round < 3; round++) {
+                CHECK(block_at(maps[m], i) == block);
+                CHECK_BLOCK_LABELS(block, 0, NAMES_S, 1, samples, 3);
+                CHECK_BLOCK_LABELS(block, 1, NAMES_P, 1, properties, 2);
+                mts_array_t data = {0};
+                CHECK_STATUS(mts_block_data(block, &data), MTS_SUCCESS);
+                CHECK(ta_cast(data.ptr) == array && data.destroy == NULL);
+            }
+            ta_description_calls(array, after);
+            CHECK(memcmp(before, after, sizeof(before)) == 0);
+            if (m == 0 && i == 0) {
+                kept = mts_block_labels(block, 0);
+                CHECK(kept != NULL);
+            }
+        }
+        mts_block_t *gradient = NULL;
+        CHECK_STATUS(mts_block_gradient(block_at(maps[m], 1), "g", &gradient), MTS_SUCCESS);
+        for (int round = 0; round < 2; round++) {
+            CHECK_BLOCK_LABELS(gradient, 0, NAMES_SAMPLE_G, 2, gradient_samples, 1);
+            CHECK_BLOCK_LABELS(gradient, 1, NAMES_P, 1, properties, 2);
+            mts_array_t data = {0};
+            CHECK_STATUS(mts_block_data(gradient, &data), MTS_SUCCESS);
+            CHECK(ta_cast(data.ptr) == block_array(gradient) && data.destroy == NULL);
+        }
+    }
+    CHECK_STATUS(mts_tensormap_free(copy), MTS_SUCCESS);
+    CHECK_LABELS(kept, NAMES_S, 1, samples, 3);
+    mts_labels_free(kept);
+    CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
+    CHECK_BOTH_DESTROYED(values);
+    mts_labels_free(keys);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* A block with more component axes than the record of a block made in C holds (4) reads the
+ * same, in a map Go made. */
+static void test_reads_of_many_components(void) {
+    long live = ta_live();
+    static const char *const names[6][1] = {{"c0"}, {"c1"}, {"c2"}, {"c3"}, {"c4"}, {"c5"}};
+    const mts_labels_t *components[6];
+    uintptr_t shape[8] = {3, 1, 1, 1, 1, 1, 1, 2};
+    for (int c = 0; c < 6; c++) {
+        components[c] = range(names[c], 1);
+    }
+    const mts_labels_t *s = range(NAMES_S, 3), *p = range(NAMES_P, 2), *keys = range(NAMES_K, 1);
+    mts_block_t *block = mts_block(ta_mts(ta_new_f64_filled(shape, 8, 1.5)), s, components, 6, p);
+    CHECK(block != NULL);
+    mts_tensormap_t *tensor = mts_tensormap(keys, &block, 1);
+    CHECK(tensor != NULL);
+    mts_tensormap_t *copy = mts_tensormap_copy(tensor);
+    CHECK(copy != NULL);
+    static const int32_t zero[] = {0}, samples[] = {0, 1, 2}, properties[] = {0, 1};
+    for (int round = 0; round < 2; round++) {
+        mts_block_t *read = block_at(copy, 0);
+        CHECK_BLOCK_LABELS(read, 0, NAMES_S, 1, samples, 3);
+        for (uintptr_t c = 0; c < 6; c++) {
+            CHECK_BLOCK_LABELS(read, 1 + c, names[c], 1, zero, 1);
+        }
+        CHECK_BLOCK_LABELS(read, 7, NAMES_P, 1, properties, 2);
+        mts_array_t data = {0};
+        CHECK_STATUS(mts_block_data(read, &data), MTS_SUCCESS);
+        CHECK(ta_cast(data.ptr) == block_array(read) && data.destroy == NULL);
+    }
+    FREE_TENSORS(copy, tensor);
+    FREE_LABELS(s, p, keys, components[0], components[1], components[2], components[3], components[4],
+                components[5]);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
+/* Threads reading the blocks of a new copy at once (the first reads of each block give Go's
+ * records to C) all see the same blocks, labels and values. */
+struct copy_reader {
+    mts_tensormap_t *copy;
+    mts_block_t *blocks[2];
+    void *data[2];
+    int failures;
+};
+
+static void *read_copy(void *argument) {
+    struct copy_reader *reader = argument;
+    static const int32_t samples[] = {0, 1, 2};
+    pthread_barrier_wait(&readers_barrier);
+    for (uintptr_t i = 0; i < 2; i++) {
+        mts_block_t *block = NULL;
+        mts_array_t data = {0};
+        if (mts_tensormap_block_by_id(reader->copy, &block, i) != MTS_SUCCESS ||
+            mts_block_data(block, &data) != MTS_SUCCESS) {
+            reader->failures++;
+            continue;
+        }
+        const mts_labels_t *labels = mts_block_labels(block, 0);
+        if (labels == NULL || !labels_match_(labels, NAMES_S, 1, samples, 3, __FILE__, __LINE__)) {
+            reader->failures++;
+        }
+        mts_labels_free(labels);
+        reader->blocks[i] = block;
+        reader->data[i] = data.ptr;
+    }
+    return NULL;
+}
+
+static void test_concurrent_reads_of_a_copy(void) {
+    long live = ta_live();
+    for (int round = 0; round < 20; round++) {
+        mts_tensormap_t *tensor = simple_tensor(NULL);
+        mts_tensormap_t *copy = mts_tensormap_copy(tensor);
+        CHECK(copy != NULL);
+        CHECK_INT_EQ(pthread_barrier_init(&readers_barrier, NULL, READERS), 0);
+        pthread_t threads[READERS];
+        struct copy_reader readers[READERS];
+        for (int i = 0; i < READERS; i++) {
+            readers[i] = (struct copy_reader){copy, {NULL, NULL}, {NULL, NULL}, 0};
+            CHECK_INT_EQ(pthread_create(&threads[i], NULL, read_copy, &readers[i]), 0);
+        }
+        for (int i = 0; i < READERS; i++) {
+            CHECK_INT_EQ(pthread_join(threads[i], NULL), 0);
+            CHECK_INT_EQ(readers[i].failures, 0);
+            for (int b = 0; b < 2; b++) {
+                CHECK(readers[i].blocks[b] == readers[0].blocks[b] && readers[i].data[b] == readers[0].data[b]);
+            }
+        }
+        pthread_barrier_destroy(&readers_barrier);
+        FREE_TENSORS(copy, tensor);
+    }
+    CHECK_INT_EQ(ta_live(), live);
+}
+
 static void test_info(void) {
     long live = ta_live();
     mts_tensormap_t *tensor = simple_tensor(NULL);
@@ -1822,6 +1975,9 @@ int main(void) {
     test_block_reads();
     test_concurrent_first_reads();
     test_concurrent_frees();
+    test_reads_of_blocks_go_holds();
+    test_reads_of_many_components();
+    test_concurrent_reads_of_a_copy();
     test_info();
     test_info_key_buffer_reused();
     test_info_of_new_maps();

@@ -1,0 +1,135 @@
+package main
+
+// #include <stdlib.h>
+// #include "fastpath.h"
+import "C"
+
+import (
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/metatensor-go/metatensor/internal/core"
+)
+
+// The Go side of the reads fast path (fastpath_reads.c) for the blocks Go holds: the results
+// of operations, loaded maps, blocks Go made otherwise. Their records publish what C needs to
+// answer mts_block_labels and mts_block_data (a view of the block), and the record of a
+// tensor map Go made lists the records of its blocks that mts_tensormap_block_by_id gave
+// (its views), so that reading such a map crosses into Go once per block instead of once per
+// call. A view holds one C reference to each of the block's labels, dropped with the record
+// (dropBlockView): mts_labels_free of the labels C gave then never drops the last one, which
+// would call Go to let go of the labels.
+
+// publishBlockView publishes the view of a block Go holds in its record, once; it tells
+// whether the record now describes the block. Blocks whose records lend, or that Go never saw,
+// are read from the record already (c_block); blocks with more components than a record holds,
+// or with values Go made (no C array to hand out), have no view.
+func publishBlockView(record *C.struct_mts_block_t, block *core.Block) bool {
+	published := (*int32)(unsafe.Pointer(&record.published))
+	if state := atomic.LoadInt32(published); state != 0 {
+		return state > 0
+	}
+	components := block.Components()
+	view, err := arrayView(block.Values())
+	listsLock.Lock()
+	defer listsLock.Unlock()
+	if state := atomic.LoadInt32(published); state != 0 {
+		return state > 0 // another thread published it
+	}
+	if record.lent != 0 || len(components) > C.MTSGO_FASTPATH_BLOCK_COMPONENTS || err != nil {
+		atomic.StoreInt32(published, -1)
+		return false
+	}
+	record.samples = shareLabels(block.Samples())
+	for i, labels := range components {
+		record.components[i] = shareLabels(labels)
+	}
+	record.components_count = C.uintptr_t(len(components))
+	record.properties = shareLabels(block.Properties())
+	if c, ok := block.Values().(*cArray); !ok || c.raw != &record.values {
+		storeOut(&record.values, view) // the record of a block made in C holds the array itself
+	}
+	atomic.StoreInt32(published, 1)
+	return true
+}
+
+// dropBlockView lets go of the labels references of a record's view, r releasing the labels
+// that go with them, before the record goes.
+func dropBlockView(record *C.struct_mts_block_t, r core.Releaser) {
+	if atomic.LoadInt32((*int32)(unsafe.Pointer(&record.published))) <= 0 {
+		return
+	}
+	var buffer recordLabelsBuffer
+	for _, labels := range recordLabels(record, &buffer) {
+		if object, err := labelsOf(labels); err == nil { // the view's reference keeps them alive
+			dropCReferencesWith(labels, object, 1, r)
+		}
+	}
+	forgetRecordLabels(record)
+	record.published = 0
+}
+
+// mtsgo_block_publish publishes the view of a block Go holds (publishBlockView), for the
+// reads fast path: 1 when C can read the block, else 0 (the caller then goes to the Go body,
+// which reports any error).
+//
+//export mtsgo_block_publish
+func mtsgo_block_publish(record *C.struct_mts_block_t) (published C.int) {
+	defer func() {
+		if recover() != nil {
+			published = 0
+		}
+	}()
+	block, err := blockOf(record)
+	if err != nil || !publishBlockView(record, block) {
+		return 0
+	}
+	return 1
+}
+
+// mtsgo_tensormap_block_view is mts_tensormap_block_by_id for the reads fast path, when the
+// record of the tensor map does not list the block yet: the body's answer (implTensormapBlockByID),
+// with the block's record listed in the tensor map's views and its own view published.
+//
+//export mtsgo_tensormap_block_view
+func mtsgo_tensormap_block_view(tensor *C.struct_mts_tensormap_t, block **C.struct_mts_block_t, index C.uintptr_t) (status C.mts_status_t) {
+	defer recoverStatus("mts_tensormap_block_by_id", &status)
+	object, err := tensorMapOf(tensor)
+	if err != nil {
+		return recordError(err)
+	}
+	found, err := object.tensor.Block(uint64(index))
+	if err != nil {
+		return recordError(err)
+	}
+	record := borrowedBlockRecord(found)
+	publishBlockView(record, found)
+	if tensor.blocks_count == 0 {
+		listBlockView(tensor, len(object.tensor.Blocks()), int(index), record)
+	}
+	storeOut(block, record)
+	return C.MTS_SUCCESS
+}
+
+// listBlockView lists a block's record in the views of the record of a tensor map of count
+// blocks that Go made, allocating them the first time.
+func listBlockView(tensor *C.struct_mts_tensormap_t, count, index int, record *C.struct_mts_block_t) {
+	viewsAddress := (*unsafe.Pointer)(unsafe.Pointer(&tensor.views))
+	views := atomic.LoadPointer(viewsAddress)
+	if views == nil {
+		made := C.calloc(C.size_t(count), C.size_t(unsafe.Sizeof(record)))
+		if made == nil {
+			return // no memory: the next call asks Go again
+		}
+		tensor.views_count = C.uintptr_t(count) // the same for every thread
+		if atomic.CompareAndSwapPointer(viewsAddress, nil, made) {
+			views = made
+		} else {
+			C.free(made)
+			views = atomic.LoadPointer(viewsAddress)
+		}
+	}
+	// C memory, holding C pointers: the collector ignores both.
+	slot := (*unsafe.Pointer)(unsafe.Add(views, uintptr(index)*unsafe.Sizeof(record)))
+	atomic.StorePointer(slot, unsafe.Pointer(record))
+}
