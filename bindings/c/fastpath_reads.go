@@ -40,17 +40,25 @@ func publishBlockView(record *C.struct_mts_block_t, block *core.Block) bool {
 		atomic.StoreInt32(published, -1)
 		return false
 	}
-	record.samples = shareLabels(block.Samples())
+	record.samples = holdLabels(block.Samples())
 	for i, labels := range components {
-		record.components[i] = shareLabels(labels)
+		record.components[i] = holdLabels(labels)
 	}
 	record.components_count = C.uintptr_t(len(components))
-	record.properties = shareLabels(block.Properties())
+	record.properties = holdLabels(block.Properties())
 	if c, ok := block.Values().(*cArray); !ok || c.raw != &record.values {
 		storeOut(&record.values, view) // the record of a block made in C holds the array itself
 	}
 	atomic.StoreInt32(published, 1)
 	return true
+}
+
+// holdLabels gives the record of labels, as shareLabels does, with a reference that is not a
+// C caller's (as a block made in C holds): no mts_labels_free may drop it.
+func holdLabels(labels *core.ArrayLabels) *C.struct_mts_labels_t {
+	record := shareLabels(labels)
+	atomic.AddUint64((*uint64)(unsafe.Pointer(&record.references)), ^uint64(1<<32-1)) // callers - 1
+	return record
 }
 
 // dropBlockView lets go of the labels references of a record's view, r releasing the labels

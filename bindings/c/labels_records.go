@@ -111,7 +111,7 @@ func shareLabels(labels *core.ArrayLabels) *C.struct_mts_labels_t {
 	for {
 		if existing := labels.View().Record(); existing != nil {
 			record := (*C.struct_mts_labels_t)(existing)
-			if C.mtsgo_labels_acquire(record) == 0 {
+			if acquireCReference(record) == 0 {
 				labels.Retain() // the record holds a reference again
 			}
 			return record
@@ -125,6 +125,13 @@ func shareLabels(labels *core.ArrayLabels) *C.struct_mts_labels_t {
 		disposeLabelsRecord(record)
 		labels.Release()
 	}
+}
+
+// acquireCReference adds a C caller's reference to a labels record, as mtsgo_labels_acquire
+// does, without a call into C; it gives the count of references before.
+func acquireCReference(record *C.struct_mts_labels_t) uint64 {
+	const callerReference = C.MTSGO_CALLER_REFERENCE
+	return (atomic.AddUint64((*uint64)(unsafe.Pointer(&record.references)), callerReference) - callerReference) & 0xffffffff
 }
 
 //export mtsgo_labels_release

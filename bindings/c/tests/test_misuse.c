@@ -98,6 +98,21 @@ static void test_freed_twice(void) {
     CHECK_STATUS(mts_labels_free(again), MTS_SUCCESS);
     CHECK_STATUS(mts_labels_free(properties), MTS_SUCCESS);
     CHECK_STATUS(mts_block_free(block), MTS_SUCCESS);
+
+    /* the same for labels of a block Go holds, read in C once the block was read (its record
+     * then holds a reference of its own, which no free of the caller's may drop) */
+    mts_tensormap_t *made = new_tensor(1);
+    mts_tensormap_t *copy = mts_tensormap_copy(made);
+    CHECK(copy != NULL);
+    mts_block_t *held = NULL;
+    CHECK_STATUS(mts_tensormap_block_by_id(copy, &held, 0), MTS_SUCCESS);
+    for (int round = 0; round < 3; round++) {
+        const mts_labels_t *read = mts_block_labels(held, 0);
+        CHECK(read != NULL);
+        CHECK_STATUS(mts_labels_free(read), MTS_SUCCESS);
+        CHECK_ERROR(mts_labels_free(read), MTS_INVALID_PARAMETER_ERROR, INVALID "`labels` was freed already");
+    }
+    FREE_TENSORS(copy, made);
 }
 
 static void test_another_kind(void) {
