@@ -96,26 +96,25 @@ func mtsgo_block_publish(record *C.struct_mts_block_t) (published C.int) {
 }
 
 // mtsgo_tensormap_block_view is mts_tensormap_block_by_id for the reads fast path, when the
-// record of the tensor map does not list the block yet: the body's answer (implTensormapBlockByID),
-// with the block's record listed in the tensor map's views and its own view published.
+// record of the tensor map does not list the block yet: the body's answer
+// (implTensormapBlockByID), then the block's view published and, for a tensor map Go made, its
+// record listed in the tensor map's views.
 //
 //export mtsgo_tensormap_block_view
 func mtsgo_tensormap_block_view(tensor *C.struct_mts_tensormap_t, block **C.struct_mts_block_t, index C.uintptr_t) (status C.mts_status_t) {
 	defer recoverStatus("mts_tensormap_block_by_id", &status)
-	object, err := tensorMapOf(tensor)
-	if err != nil {
-		return recordError(err)
+	if err := implTensormapBlockByID(tensor, block, index); err != nil {
+		return statusOf(err)
 	}
-	found, err := object.tensor.Block(uint64(index))
-	if err != nil {
-		return recordError(err)
+	record := *block
+	if found, err := blockOf(record); err == nil {
+		publishBlockView(record, found)
 	}
-	record := borrowedBlockRecord(found)
-	publishBlockView(record, found)
 	if tensor.blocks_count == 0 {
-		listBlockView(tensor, len(object.tensor.Blocks()), int(index), record)
+		if object, err := tensorMapOf(tensor); err == nil {
+			listBlockView(tensor, len(object.tensor.Blocks()), int(index), record)
+		}
 	}
-	storeOut(block, record)
 	return C.MTS_SUCCESS
 }
 
