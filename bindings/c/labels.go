@@ -108,7 +108,7 @@ func newLabels(cNames **C.char, count C.uintptr_t, array C.struct_mts_array_t, c
 	}
 	// Labels without dimensions replaced the caller's array by the library's own.
 	_, isC := labels.Array().(*cArray)
-	fillLabelsRecord(record, labels, isC)
+	fillLabelsRecord(record, labels, isC, true)
 	attachLabelsRecord(record, labels)
 	return record, nil
 }

@@ -39,8 +39,11 @@ type labelsObject struct {
 
 // fillLabelsRecord completes a record holding the names and, with callerArray, the values
 // array as the caller gave it (kept verbatim for mts_labels_values). The record has one C
-// reference, holding the labels' reference that the caller of this function gives it.
-func fillLabelsRecord(record *C.struct_mts_labels_t, labels *core.ArrayLabels, callerArray bool) {
+// reference, holding the labels' reference that the caller of this function gives it. With
+// publishValues, CPU values already read are published to C at once; without, C asks for
+// them the first time it reads them (mtsgo_labels_read_values): pinning Go memory for C costs
+// more than making the rest of the record, and the labels of a block C reads may never be.
+func fillLabelsRecord(record *C.struct_mts_labels_t, labels *core.ArrayLabels, callerArray, publishValues bool) {
 	object := &labelsObject{labels: labels}
 	record.references = C.MTSGO_CALLER_REFERENCE
 	record.size = C.uintptr_t(labels.Size())
@@ -52,7 +55,7 @@ func fillLabelsRecord(record *C.struct_mts_labels_t, labels *core.ArrayLabels, c
 			record.cpu_values = 1
 		}
 	}
-	if cpu := labels.CPUIfRead(); cpu != nil {
+	if cpu := labels.CPUIfRead(); cpu != nil && publishValues {
 		object.publish(record, cpu)
 	}
 	record.record.magic = C.uint64_t(labelsRecord)
@@ -82,8 +85,9 @@ func (o *labelsObject) publish(record *C.struct_mts_labels_t, cpu *core.Labels) 
 	C.mtsgo_labels_publish_values(record, (*C.int32_t)(unsafe.Pointer(&values[0])))
 }
 
-// newLabelsRecord allocates and fills the record of labels the core built.
-func newLabelsRecord(labels *core.ArrayLabels) *C.struct_mts_labels_t {
+// newLabelsRecord allocates and fills the record of labels the core built (publishValues as
+// fillLabelsRecord says).
+func newLabelsRecord(labels *core.ArrayLabels, publishValues bool) *C.struct_mts_labels_t {
 	text, lengths := packStrings(labels.Names())
 	record := C.mtsgo_labels_alloc_packed(text, lengths, C.uintptr_t(len(labels.Names())))
 	if record == nil {
@@ -93,14 +97,14 @@ func newLabelsRecord(labels *core.ArrayLabels) *C.struct_mts_labels_t {
 	if isC {
 		record.array = *values.raw
 	}
-	fillLabelsRecord(record, labels, isC)
+	fillLabelsRecord(record, labels, isC, publishValues)
 	return record
 }
 
 // adoptLabels gives C the record of new labels the core built, taking over the core's
 // reference.
 func adoptLabels(labels *core.ArrayLabels) *C.struct_mts_labels_t {
-	record := newLabelsRecord(labels)
+	record := newLabelsRecord(labels, true) // new labels: the caller reads them
 	attachLabelsRecord(record, labels)
 	return record
 }
@@ -117,7 +121,7 @@ func shareLabels(labels *core.ArrayLabels) *C.struct_mts_labels_t {
 			return record
 		}
 		labels.Retain()
-		record := newLabelsRecord(labels)
+		record := newLabelsRecord(labels, false) // a block's or map's: maybe never read
 		if labels.View().Attach(unsafe.Pointer(record)) {
 			return record
 		}
