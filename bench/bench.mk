@@ -55,7 +55,7 @@ BENCH_REDUCE_ROUNDS ?= 5
 # freeing, and in the pipelines with a read. The reads fast path answers the dtype of such a
 # map, and the reads of its blocks (their gradients included), in C, as it does those of the
 # blocks of a map Go read (read_all_used_N) or made (read_all_copy_N, read_all_loaded_N) once
-# Go published their records; the info fast path sets
+# Go published their records, and the keys of a map Go made (keys_copy_10); the info fast path sets
 # and reads its info in C. Gradients over their block's labels are added in C (gradient), also
 # over labels of their own equal to the block's. The release fast path serves tensor maps made
 # in Go: the results of operations, and maps made in C once Go made them (a read in Go). The
@@ -68,7 +68,7 @@ BENCH_FASTPATH_CASES ?= create_5x3:labels create_unique_5x3:unique tensor_block_
 	map_build_10:tensormap map_build_10000:tensormap map_read_10:tensormap map_read_in_go_10:tensormap \
 	map_dtype_1:reads map_dtype_10:reads map_dtype_10000:reads \
 	map_gradient_10:reads map_gradient_10000:reads read_all_used_10:reads read_all_copy_10:reads \
-	read_all_copy_1000:reads read_all_loaded_1000:reads \
+	read_all_copy_1000:reads read_all_loaded_1000:reads keys_copy_10:reads \
 	map_info_1:info map_info_10:info map_set_info_1:info map_set_info_10:info \
 	map_pipeline_10_gradients:gradient map_pipeline_10000_gradients:gradient \
 	map_read_in_go_10:release map_read_in_go_10000:release \

@@ -22,6 +22,8 @@
  * timer, freed after it), which is what a code that reads each result once pays:
  *   read_once_copy_N    copies of the map
  *   read_once_loaded_N  loads of the saved map
+ * and, for N = 10, the keys of the map taken and given back (mts_tensormap_keys,
+ * mts_labels_free), the timed operation of keys_made_10 and keys_copy_10.
  */
 
 #include <stdbool.h>
@@ -117,19 +119,39 @@ static int read_all(const mts_tensormap_t *map, uintptr_t blocks) {
     return 0;
 }
 
-static int run_read(void *context, uint64_t n, double *elapsed_ns) {
-    struct read_case *c = context;
+/* Takes the keys of the map and gives them back. */
+static int read_keys(const mts_tensormap_t *map, uintptr_t blocks) {
+    (void)blocks;
+    const mts_labels_t *keys = mts_tensormap_keys(map);
+    if (bench_pointer(keys, "mts_tensormap_keys") != 0) {
+        return -1;
+    }
+    mts_labels_free(keys);
+    return 0;
+}
+
+/* Times n reads of the case's map by `read`. */
+static int time_reads(struct read_case *c, uint64_t n, double *elapsed_ns,
+                      int (*read)(const mts_tensormap_t *map, uintptr_t blocks)) {
     if (case_map(c) != 0) {
         return -1;
     }
     double start = bench_now_ns();
     for (uint64_t i = 0; i < n; i++) {
-        if (read_all(c->map, c->blocks) != 0) {
+        if (read(c->map, c->blocks) != 0) {
             return -1;
         }
     }
     *elapsed_ns = bench_now_ns() - start;
     return 0;
+}
+
+static int run_read(void *context, uint64_t n, double *elapsed_ns) {
+    return time_reads(context, n, elapsed_ns, read_all);
+}
+
+static int run_keys(void *context, uint64_t n, double *elapsed_ns) {
+    return time_reads(context, n, elapsed_ns, read_keys);
 }
 
 #define MAPS_PER_BATCH 100
@@ -179,7 +201,14 @@ static int run_read_once(void *context, uint64_t n, double *elapsed_ns) {
     {"read_once_loaded_" #N, "the first read of every block of new loads of it", "map", run_read_once,      \
      &(struct read_case){N, LOADED, NULL, NULL}}
 
-static const bench_case CASES[] = {READ_CASES(10), READ_CASES(1000)};
+static const bench_case CASES[] = {
+    READ_CASES(10),
+    READ_CASES(1000),
+    {"keys_made_10", "mts_tensormap_keys + mts_labels_free, a map of 10 made with mts_tensormap", "call", run_keys,
+     &(struct read_case){10, MADE, NULL, NULL}},
+    {"keys_copy_10", "mts_tensormap_keys + mts_labels_free, its copy", "call", run_keys,
+     &(struct read_case){10, COPY, NULL, NULL}},
+};
 
 #define CASES_COUNT (sizeof CASES / sizeof CASES[0])
 

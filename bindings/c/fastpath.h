@@ -93,7 +93,8 @@ static inline int mtsgo_plain_text(const char *text) {
 
 /* Tells whether a tensor map record is one made in C (fastpath_tensormap.c) that Go never saw. */
 static inline int mtsgo_unseen_c_tensormap(const struct mts_tensormap_t *tensor) {
-    return tensor->keys != NULL && __atomic_load_n(&tensor->record.handle, __ATOMIC_ACQUIRE) == 0;
+    /* the handle first: Go may publish the keys of a map it made (fastpath_reads.go) */
+    return __atomic_load_n(&tensor->record.handle, __ATOMIC_ACQUIRE) == 0 && tensor->keys != NULL;
 }
 
 /* Tells whether two labels have the same dimension names. */

@@ -118,6 +118,33 @@ func mtsgo_tensormap_block_view(tensor *C.struct_mts_tensormap_t, block **C.stru
 	return C.MTS_SUCCESS
 }
 
+// mtsgo_tensormap_keys_view is mts_tensormap_keys for the reads fast path, for a tensor map
+// whose record does not hold its keys (one Go made): the body's answer (implTensormapKeys),
+// then the keys kept in the record, with a reference of its own, so that later calls are
+// answered in C.
+//
+//export mtsgo_tensormap_keys_view
+func mtsgo_tensormap_keys_view(tensor *C.struct_mts_tensormap_t) (result *C.struct_mts_labels_t) {
+	defer recoverObject("mts_tensormap_keys", &result)
+	keys, err := implTensormapKeys(tensor)
+	if err != nil {
+		recordError(err)
+		return nil
+	}
+	object, err := tensorMapOf(tensor)
+	if err != nil {
+		return keys
+	}
+	listsLock.Lock()
+	defer listsLock.Unlock()
+	if tensor.keys == nil {
+		// the record's free drops this reference (batchRelease.ReleaseRecord)
+		held := holdLabels(object.tensor.Keys())
+		atomic.StorePointer((*unsafe.Pointer)(unsafe.Pointer(&tensor.keys)), unsafe.Pointer(held))
+	}
+	return keys
+}
+
 // listBlockView lists a block's record in the views of the record of a tensor map of count
 // blocks that Go made, allocating them the first time.
 func listBlockView(tensor *C.struct_mts_tensormap_t, count, index int, record *C.struct_mts_block_t) {

@@ -175,9 +175,12 @@ mts_status_t mtsgo_c_tensormap_block_by_id(struct mts_tensormap_t *tensor, struc
 }
 
 const struct mts_labels_t *mtsgo_c_tensormap_keys(const struct mts_tensormap_t *tensor) {
-    if (tensor->keys == NULL) {
-        return mtsgo_tensormap_keys((struct mts_tensormap_t *)tensor);
+    /* Read atomically: Go may publish the keys of a map it made (fastpath_reads.go). */
+    struct mts_labels_t *keys = __atomic_load_n(&tensor->keys, __ATOMIC_ACQUIRE);
+    if (keys == NULL) {
+        return (mtsgo_fastpaths & MTSGO_FASTPATH_READS) ? mtsgo_tensormap_keys_view((struct mts_tensormap_t *)tensor)
+                                                        : mtsgo_tensormap_keys((struct mts_tensormap_t *)tensor);
     }
-    mtsgo_labels_acquire(tensor->keys);
-    return tensor->keys;
+    mtsgo_labels_acquire(keys);
+    return keys;
 }

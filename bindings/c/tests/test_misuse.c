@@ -100,7 +100,8 @@ static void test_freed_twice(void) {
     CHECK_STATUS(mts_block_free(block), MTS_SUCCESS);
 
     /* the same for labels of a block Go holds, read in C once the block was read (its record
-     * then holds a reference of its own, which no free of the caller's may drop) */
+     * then holds a reference of its own, which no free of the caller's may drop), and for the
+     * keys of a tensor map Go made */
     mts_tensormap_t *made = new_tensor(1);
     mts_tensormap_t *copy = mts_tensormap_copy(made);
     CHECK(copy != NULL);
@@ -111,6 +112,10 @@ static void test_freed_twice(void) {
         CHECK(read != NULL);
         CHECK_STATUS(mts_labels_free(read), MTS_SUCCESS);
         CHECK_ERROR(mts_labels_free(read), MTS_INVALID_PARAMETER_ERROR, INVALID "`labels` was freed already");
+        const mts_labels_t *keys = mts_tensormap_keys(copy);
+        CHECK(keys != NULL);
+        CHECK_STATUS(mts_labels_free(keys), MTS_SUCCESS);
+        CHECK_ERROR(mts_labels_free(keys), MTS_INVALID_PARAMETER_ERROR, INVALID "`labels` was freed already");
     }
     FREE_TENSORS(copy, made);
 }

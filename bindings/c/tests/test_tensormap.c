@@ -1112,7 +1112,7 @@ static mts_tensormap_t *simple_tensor(struct test_array **values_out) {
  * copy's input, whose blocks Go made lending their records) read as any other: block_by_id
  * gives the same block every time, its labels are the block's, labels the caller keeps
  * outlive the map, and its values are the block's array as a view, none of whose callbacks
- * runs; so do a gradient's. */
+ * runs; so do a gradient's, and the copy's keys. */
 static void test_reads_of_blocks_go_holds(void) {
     long live = ta_live();
     const mts_labels_t *keys = range(NAMES_K, 2);
@@ -1159,9 +1159,21 @@ static void test_reads_of_blocks_go_holds(void) {
             CHECK(ta_cast(data.ptr) == block_array(gradient) && data.destroy == NULL);
         }
     }
+    static const int32_t key_values[] = {0, 1};
+    const mts_labels_t *kept_keys = NULL;
+    for (int round = 0; round < 3; round++) {
+        const mts_labels_t *got = mts_tensormap_keys(copy);
+        CHECK_LABELS(got, NAMES_K, 1, key_values, 2);
+        if (kept_keys == NULL) {
+            kept_keys = got;
+        } else {
+            mts_labels_free(got);
+        }
+    }
     CHECK_STATUS(mts_tensormap_free(copy), MTS_SUCCESS);
     CHECK_LABELS(kept, NAMES_S, 1, samples, 3);
-    mts_labels_free(kept);
+    CHECK_LABELS(kept_keys, NAMES_K, 1, key_values, 2);
+    FREE_LABELS(kept, kept_keys);
     CHECK_STATUS(mts_tensormap_free(tensor), MTS_SUCCESS);
     CHECK_BOTH_DESTROYED(values);
     mts_labels_free(keys);
