@@ -36,7 +36,10 @@ func publishBlockView(record *C.struct_mts_block_t, block *core.Block) bool {
 	if state := atomic.LoadInt32(published); state != 0 {
 		return state > 0 // another thread published it
 	}
-	if record.lent != 0 || len(components) > C.MTSGO_FASTPATH_BLOCK_COMPONENTS || err != nil {
+	if record.lent != 0 {
+		return false // read from the record (c_block) until it stops lending
+	}
+	if len(components) > C.MTSGO_FASTPATH_BLOCK_COMPONENTS || err != nil {
 		atomic.StoreInt32(published, -1)
 		return false
 	}
