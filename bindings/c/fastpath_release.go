@@ -180,7 +180,7 @@ func (b *batchRelease) finish() {
 	deleteHandles(b.handles)
 	if d := b.deferred; d != nil && unsafe.SliceData(b.labels) == &d.labels[0] {
 		d.arrays_count, d.blocks_count, d.labels_count = C.uintptr_t(len(b.arrays)), C.uintptr_t(len(b.records)), C.uintptr_t(len(b.labels))
-		d.tensormap = b.tensorMap
+		storeOut(&d.tensormap, b.tensorMap) // the stack memory of C, never written before
 		d.ready = 1
 	} else {
 		// a labels release fails only on a broken record, which Go's own releases ignore too
