@@ -99,16 +99,16 @@ func mtsgo_block_publish(record *C.struct_mts_block_t) (published C.int) {
 }
 
 // mtsgo_tensormap_block_view is mts_tensormap_block_by_id for the reads fast path, when the
-// record of the tensor map does not list the block yet: the body's answer
-// (implTensormapBlockByID), then the block's view published and, for a tensor map Go made, its
-// record listed in the tensor map's views.
+// record of the tensor map does not list the block yet: the Go body's answer, then the
+// block's view published and, for a tensor map Go made, its record listed in the tensor map's
+// views.
 //
 //export mtsgo_tensormap_block_view
 func mtsgo_tensormap_block_view(tensor *C.struct_mts_tensormap_t, block **C.struct_mts_block_t, index C.uintptr_t) (status C.mts_status_t) {
-	defer recoverStatus("mts_tensormap_block_by_id", &status)
-	if err := implTensormapBlockByID(tensor, block, index); err != nil {
-		return statusOf(err)
+	if status = mtsgo_tensormap_block_by_id(tensor, block, index); status != C.MTS_SUCCESS {
+		return status
 	}
+	defer recoverStatus("mts_tensormap_block_by_id", &status)
 	record := *block
 	if found, err := blockOf(record); err == nil {
 		publishBlockView(record, found)
@@ -122,21 +122,18 @@ func mtsgo_tensormap_block_view(tensor *C.struct_mts_tensormap_t, block **C.stru
 }
 
 // mtsgo_tensormap_keys_view is mts_tensormap_keys for the reads fast path, for a tensor map
-// whose record does not hold its keys (one Go made): the body's answer (implTensormapKeys),
-// then the keys kept in the record, with a reference of its own, so that later calls are
-// answered in C.
+// whose record does not hold its keys (one Go made): the Go body's answer, then the keys kept
+// in the record, with a reference of its own, so that later calls are answered in C.
 //
 //export mtsgo_tensormap_keys_view
 func mtsgo_tensormap_keys_view(tensor *C.struct_mts_tensormap_t) (result *C.struct_mts_labels_t) {
-	defer recoverObject("mts_tensormap_keys", &result)
-	keys, err := implTensormapKeys(tensor)
-	if err != nil {
-		recordError(err)
+	if result = mtsgo_tensormap_keys(tensor); result == nil {
 		return nil
 	}
+	defer recoverObject("mts_tensormap_keys", &result)
 	object, err := tensorMapOf(tensor)
 	if err != nil {
-		return keys
+		return result
 	}
 	listsLock.Lock()
 	defer listsLock.Unlock()
@@ -145,7 +142,7 @@ func mtsgo_tensormap_keys_view(tensor *C.struct_mts_tensormap_t) (result *C.stru
 		held := holdLabels(object.tensor.Keys())
 		atomic.StorePointer((*unsafe.Pointer)(unsafe.Pointer(&tensor.keys)), unsafe.Pointer(held))
 	}
-	return keys
+	return result
 }
 
 // listBlockView lists a block's record in the views of the record of a tensor map of count
