@@ -22,6 +22,10 @@
  * timer, freed after it), which is what a code that reads each result once pays:
  *   read_once_copy_N    copies of the map
  *   read_once_loaded_N  loads of the saved map
+ * and what a code that makes such a map, reads it once and frees it pays, all three timed (the
+ * sum the two cases above leave out):
+ *   copy_read_free_N    mts_tensormap_copy of the map, the read, mts_tensormap_free
+ *   load_read_free_N    mts_tensormap_load_buffer of the map saved once, the read, the free
  * and, for N = 10, the keys of the map taken and given back (mts_tensormap_keys,
  * mts_labels_free), the timed operation of keys_made_10 and keys_copy_10.
  */
@@ -41,6 +45,8 @@ struct read_case {
     enum map_source source;
     mts_tensormap_t *map;   /* made at the first run of the case */
     mts_tensormap_t *input; /* the map the copy and the loaded map come from */
+    uint8_t *saved;         /* input saved with mts_tensormap_save_buffer, for loads */
+    uintptr_t saved_count;
 };
 
 /* The realloc of mts_tensormap_save_buffer. */
@@ -49,21 +55,34 @@ static uint8_t *grow_buffer(void *user_data, uint8_t *buffer, uintptr_t size) {
     return realloc(buffer, size);
 }
 
-/* A map the library made from `input`, as `source` says; NULL after bench_fail. */
-static mts_tensormap_t *derived_map(mts_tensormap_t *input, enum map_source source) {
-    if (source == COPY) {
-        mts_tensormap_t *copy = mts_tensormap_copy(input);
+/* Saves the case's input once, for its loads. */
+static int save_input(struct read_case *c) {
+    if (c->saved != NULL) {
+        return 0;
+    }
+    return bench_status(mts_tensormap_save_buffer(&c->saved, &c->saved_count, NULL, grow_buffer, c->input),
+                        "mts_tensormap_save_buffer");
+}
+
+/* A map the library made from the case's input, as its source says; NULL after bench_fail. */
+static mts_tensormap_t *derived_map(struct read_case *c) {
+    if (c->source == COPY) {
+        mts_tensormap_t *copy = mts_tensormap_copy(c->input);
         return bench_pointer(copy, "mts_tensormap_copy") == 0 ? copy : NULL;
     }
-    uint8_t *buffer = NULL;
-    uintptr_t buffer_count = 0;
-    if (bench_status(mts_tensormap_save_buffer(&buffer, &buffer_count, NULL, grow_buffer, input),
-                     "mts_tensormap_save_buffer") != 0) {
+    if (save_input(c) != 0) {
         return NULL;
     }
-    mts_tensormap_t *loaded = mts_tensormap_load_buffer(buffer, buffer_count, bench_array_create_for_load);
-    free(buffer);
+    mts_tensormap_t *loaded = mts_tensormap_load_buffer(c->saved, c->saved_count, bench_array_create_for_load);
     return bench_pointer(loaded, "mts_tensormap_load_buffer") == 0 ? loaded : NULL;
+}
+
+/* Makes the case's input, once. */
+static int case_input(struct read_case *c) {
+    if (c->input == NULL) {
+        c->input = bench_dense_map_new(c->blocks, 10, 5, 1, 0, 4);
+    }
+    return c->input == NULL ? -1 : 0;
 }
 
 /* Makes the map of a case, once. */
@@ -71,26 +90,22 @@ static int case_map(struct read_case *c) {
     if (c->map != NULL) {
         return 0;
     }
-    mts_tensormap_t *made = bench_dense_map_new(c->blocks, 10, 5, 1, 0, 4);
-    if (made == NULL) {
+    if (case_input(c) != 0) {
         return -1;
     }
-    if (c->source == MADE) {
-        c->map = made;
-        return 0;
-    }
-    if (c->source == USED) {
-        mts_tensormap_t *copy = derived_map(made, COPY);
-        if (copy == NULL) {
-            mts_tensormap_free(made);
-            return -1;
+    if (c->source == MADE || c->source == USED) {
+        if (c->source == USED) {
+            mts_tensormap_t *copy = mts_tensormap_copy(c->input);
+            if (bench_pointer(copy, "mts_tensormap_copy") != 0) {
+                return -1;
+            }
+            mts_tensormap_free(copy);
         }
-        mts_tensormap_free(copy);
-        c->map = made;
+        c->map = c->input; /* the input is the map read */
+        c->input = NULL;
         return 0;
     }
-    c->map = derived_map(made, c->source);
-    c->input = made;
+    c->map = derived_map(c);
     return c->map == NULL ? -1 : 0;
 }
 
@@ -159,11 +174,8 @@ static int run_keys(void *context, uint64_t n, double *elapsed_ns) {
 /* Reads new maps once each: the copies or loads of a case's input, made in batches. */
 static int run_read_once(void *context, uint64_t n, double *elapsed_ns) {
     struct read_case *c = context;
-    if (c->input == NULL) {
-        c->input = bench_dense_map_new(c->blocks, 10, 5, 1, 0, 4);
-        if (c->input == NULL) {
-            return -1;
-        }
+    if (case_input(c) != 0) {
+        return -1;
     }
     mts_tensormap_t *maps[MAPS_PER_BATCH];
     int result = 0;
@@ -171,7 +183,7 @@ static int run_read_once(void *context, uint64_t n, double *elapsed_ns) {
     for (uint64_t done = 0; done < n && result == 0; done += MAPS_PER_BATCH) {
         uint64_t count = n - done < MAPS_PER_BATCH ? n - done : MAPS_PER_BATCH;
         uint64_t made = 0;
-        while (made < count && (maps[made] = derived_map(c->input, c->source)) != NULL) {
+        while (made < count && (maps[made] = derived_map(c)) != NULL) {
             made++;
         }
         result = made == count ? 0 : -1;
@@ -187,27 +199,51 @@ static int run_read_once(void *context, uint64_t n, double *elapsed_ns) {
     return result;
 }
 
+/* What a code that makes a map, reads it once and frees it pays: the copy or load of the
+ * case's input, the read of every block and the free, all timed. */
+static int run_make_read_free(void *context, uint64_t n, double *elapsed_ns) {
+    struct read_case *c = context;
+    if (case_input(c) != 0 || (c->source == LOADED && save_input(c) != 0)) {
+        return -1;
+    }
+    double start = bench_now_ns();
+    for (uint64_t i = 0; i < n; i++) {
+        mts_tensormap_t *map = derived_map(c);
+        int result = map == NULL ? -1 : read_all(map, c->blocks);
+        mts_tensormap_free(map);
+        if (result != 0) {
+            return -1;
+        }
+    }
+    *elapsed_ns = bench_now_ns() - start;
+    return 0;
+}
+
 #define READ_CASES(N)                                                                                         \
     {"read_all_made_" #N, "read every block of a map of " #N " made with mts_tensormap", "map", run_read,      \
-     &(struct read_case){N, MADE, NULL, NULL}},                                                              \
+     &(struct read_case){.blocks = N, .source = MADE}},                                                              \
     {"read_all_used_" #N, "read every block of the same after mts_tensormap_copy read it", "map", run_read, \
-     &(struct read_case){N, USED, NULL, NULL}},                                                              \
+     &(struct read_case){.blocks = N, .source = USED}},                                                              \
     {"read_all_copy_" #N, "read every block of its copy (made by the library)", "map", run_read,            \
-     &(struct read_case){N, COPY, NULL, NULL}},                                                              \
+     &(struct read_case){.blocks = N, .source = COPY}},                                                              \
     {"read_all_loaded_" #N, "read every block of it saved and loaded", "map", run_read,                     \
-     &(struct read_case){N, LOADED, NULL, NULL}},                                                            \
+     &(struct read_case){.blocks = N, .source = LOADED}},                                                            \
     {"read_once_copy_" #N, "the first read of every block of new copies of it", "map", run_read_once,       \
-     &(struct read_case){N, COPY, NULL, NULL}},                                                              \
+     &(struct read_case){.blocks = N, .source = COPY}},                                                              \
     {"read_once_loaded_" #N, "the first read of every block of new loads of it", "map", run_read_once,      \
-     &(struct read_case){N, LOADED, NULL, NULL}}
+     &(struct read_case){.blocks = N, .source = LOADED}},                                                            \
+    {"copy_read_free_" #N, "mts_tensormap_copy + read every block + free", "map", run_make_read_free,     \
+     &(struct read_case){.blocks = N, .source = COPY}},                                                              \
+    {"load_read_free_" #N, "mts_tensormap_load_buffer + read every block + free", "map",                  \
+     run_make_read_free, &(struct read_case){.blocks = N, .source = LOADED}}
 
 static const bench_case CASES[] = {
     READ_CASES(10),
     READ_CASES(1000),
     {"keys_made_10", "mts_tensormap_keys + mts_labels_free, a map of 10 made with mts_tensormap", "call", run_keys,
-     &(struct read_case){10, MADE, NULL, NULL}},
+     &(struct read_case){.blocks = 10, .source = MADE}},
     {"keys_copy_10", "mts_tensormap_keys + mts_labels_free, its copy", "call", run_keys,
-     &(struct read_case){10, COPY, NULL, NULL}},
+     &(struct read_case){.blocks = 10, .source = COPY}},
 };
 
 #define CASES_COUNT (sizeof CASES / sizeof CASES[0])
@@ -217,7 +253,9 @@ static void map_read_bench_free(void) {
         struct read_case *c = CASES[i].context;
         mts_tensormap_free(c->map);
         mts_tensormap_free(c->input);
+        free(c->saved);
         c->map = c->input = NULL;
+        c->saved = NULL;
     }
 }
 
