@@ -26,10 +26,51 @@ func blockRecordOf(block *core.Block) *C.struct_mts_block_t {
 	if record == nil {
 		panic(core.Errorf(core.InternalError, "out of memory allocating a block record"))
 	}
+	return attachBlockRecord(block, record, newHandle(block))
+}
+
+// blockRecordsOf gives the records of blocks in records (records[i] the record of blocks[i],
+// at most maxBlockRecords at once), making those they lack with one call into C and one lock
+// of the handles table.
+func blockRecordsOf(blocks []*core.Block, records []*C.struct_mts_block_t) {
+	var missing [maxBlockRecords]int
+	count := 0
+	for i, block := range blocks {
+		records[i] = (*C.struct_mts_block_t)(block.View().Record())
+		if records[i] == nil {
+			missing[count] = i
+			count++
+		}
+	}
+	if count == 0 {
+		return
+	}
+	var made [maxBlockRecords]*C.struct_mts_block_t // C pointers in Go memory: C may fill it
+	if done := int(C.mtsgo_block_records_new(&made[0], C.uintptr_t(count))); done != count {
+		for _, record := range made[:done] {
+			C.mtsgo_block_record_free(record)
+		}
+		panic(core.Errorf(core.InternalError, "out of memory allocating a block record"))
+	}
+	var handles [maxBlockRecords]objectHandle
+	newHandles(count, func(k int) any { return blocks[missing[k]] }, func(k int, handle objectHandle) {
+		handles[k] = handle
+	})
+	for k, i := range missing[:count] { // outside the handles' lock, which disposing takes
+		records[i] = attachBlockRecord(blocks[i], made[k], handles[k])
+	}
+}
+
+// maxBlockRecords is the most records blockRecordsOf makes at once.
+const maxBlockRecords = 64
+
+// attachBlockRecord makes a new record, given its handle, the record of a block; when another
+// thread attached one first (reading functions may run concurrently), the new record goes and
+// that one is the answer.
+func attachBlockRecord(block *core.Block, record *C.struct_mts_block_t, handle objectHandle) *C.struct_mts_block_t {
 	record.record.magic = C.uint64_t(blockRecord)
-	record.record.handle = C.uintptr_t(newHandle(block))
+	record.record.handle = C.uintptr_t(handle)
 	if !block.View().Attach(unsafe.Pointer(record)) {
-		// Another thread made one first (reading functions may run concurrently).
 		disposeBlockRecord(record)
 		return (*C.struct_mts_block_t)(block.View().Record())
 	}

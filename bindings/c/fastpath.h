@@ -68,8 +68,8 @@ extern int mtsgo_labels_origin_asked;
 static inline int mtsgo_plain_labels(const struct mts_labels_t *labels) {
     return labels != NULL && labels->record.magic == MTSGO_LABELS_MAGIC &&
            MTSGO_REFERENCES(__atomic_load_n(&labels->references, __ATOMIC_ACQUIRE)) != 0 &&
-           labels->array.device != NULL &&
-           (labels->array.origin != mtsgo_go_array_origin() || labels->cpu_values);
+           (labels->cpu_values ||
+            (labels->array.device != NULL && labels->array.origin != mtsgo_go_array_origin()));
 }
 
 /* The device of labels whose array C can ask (mtsgo_plain_labels), asked as Go asks it: not

@@ -25,20 +25,25 @@ import (
 // are read from the record already (c_block); blocks with more components than a record holds,
 // or with values Go made (no C array to hand out), have no view.
 func publishBlockView(record *C.struct_mts_block_t, block *core.Block) bool {
-	published := (*int32)(unsafe.Pointer(&record.published))
-	if state := atomic.LoadInt32(published); state != 0 {
+	if state := atomic.LoadInt32((*int32)(unsafe.Pointer(&record.published))); state != 0 {
 		return state > 0
 	}
-	components := block.Components()
-	view, err := arrayView(block.Values())
 	listsLock.Lock()
 	defer listsLock.Unlock()
+	return publishBlockViewLocked(record, block)
+}
+
+// publishBlockViewLocked is publishBlockView under listsLock.
+func publishBlockViewLocked(record *C.struct_mts_block_t, block *core.Block) bool {
+	published := (*int32)(unsafe.Pointer(&record.published))
 	if state := atomic.LoadInt32(published); state != 0 {
 		return state > 0 // another thread published it
 	}
 	if record.lent != 0 {
 		return false // read from the record (c_block) until it stops lending
 	}
+	components := block.Components()
+	view, err := arrayView(block.Values())
 	if len(components) > C.MTSGO_FASTPATH_BLOCK_COMPONENTS || err != nil {
 		atomic.StoreInt32(published, -1)
 		return false
@@ -59,9 +64,7 @@ func publishBlockView(record *C.struct_mts_block_t, block *core.Block) bool {
 // holdLabels gives the record of labels, as shareLabels does, with a reference that is not a
 // C caller's (as a block made in C holds): no mts_labels_free may drop it.
 func holdLabels(labels *core.ArrayLabels) *C.struct_mts_labels_t {
-	record := shareLabels(labels)
-	atomic.AddUint64((*uint64)(unsafe.Pointer(&record.references)), ^uint64(1<<32-1)) // callers - 1
-	return record
+	return referLabels(labels, 1)
 }
 
 // dropBlockView lets go of the labels references of a record's view, r releasing the labels
@@ -115,10 +118,47 @@ func mtsgo_tensormap_block_view(tensor *C.struct_mts_tensormap_t, block **C.stru
 	}
 	if tensor.blocks_count == 0 {
 		if object, err := tensorMapOf(tensor); err == nil {
-			listBlockView(tensor, len(object.tensor.Blocks()), int(index), record)
+			blocks := object.tensor.Blocks()
+			listBlockView(tensor, len(blocks), int(index), record)
+			publishAhead(tensor, blocks, int(index)+1)
 		}
 	}
 	return C.MTS_SUCCESS
+}
+
+// readAhead is how many of the blocks after the one asked publishAhead lists at once: a code
+// reading every block then enters Go once per readAhead blocks, and one reading a single block
+// of a large map pays for at most readAhead more.
+const readAhead = 32
+
+// publishAhead publishes the views of the blocks of a tensor map Go made from index from on,
+// up to readAhead of them, and lists them in the record of the tensor map: the records the
+// blocks lack are made together (blockRecordsOf).
+func publishAhead(tensor *C.struct_mts_tensormap_t, blocks []*core.Block, from int) {
+	views := atomic.LoadPointer((*unsafe.Pointer)(unsafe.Pointer(&tensor.views)))
+	if views == nil {
+		return
+	}
+	var wanted [readAhead]*core.Block
+	var at [readAhead]int
+	count := 0
+	for i := from; i < len(blocks) && i < from+readAhead; i++ {
+		if atomic.LoadPointer(viewSlot(views, i)) == nil {
+			wanted[count], at[count] = blocks[i], i
+			count++
+		}
+	}
+	var records [readAhead]*C.struct_mts_block_t
+	blockRecordsOf(wanted[:count], records[:count])
+	listsLock.Lock()
+	defer listsLock.Unlock()
+	for k, record := range records[:count] {
+		record.held = 1 // as borrowedBlockRecord: the tensor map's block
+		publishBlockViewLocked(record, wanted[k])
+	}
+	for k, record := range records[:count] {
+		listBlockView(tensor, len(blocks), at[k], record)
+	}
 }
 
 // mtsgo_tensormap_keys_view is mts_tensormap_keys for the reads fast path, for a tensor map
@@ -163,7 +203,11 @@ func listBlockView(tensor *C.struct_mts_tensormap_t, count, index int, record *C
 			views = atomic.LoadPointer(viewsAddress)
 		}
 	}
-	// C memory, holding C pointers: the collector ignores both.
-	slot := (*unsafe.Pointer)(unsafe.Add(views, uintptr(index)*unsafe.Sizeof(record)))
-	atomic.StorePointer(slot, unsafe.Pointer(record))
+	atomic.StorePointer(viewSlot(views, index), unsafe.Pointer(record))
+}
+
+// viewSlot is where the views of a tensor map's record list the record of a block. C memory,
+// holding C pointers: the collector ignores both.
+func viewSlot(views unsafe.Pointer, index int) *unsafe.Pointer {
+	return (*unsafe.Pointer)(unsafe.Add(views, uintptr(index)*unsafe.Sizeof((*C.struct_mts_block_t)(nil))))
 }

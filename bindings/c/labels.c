@@ -61,6 +61,13 @@ mts_status_t mtsgo_c_labels_dimensions(const struct mts_labels_t *labels,
 }
 
 mts_status_t mtsgo_c_labels_values(const struct mts_labels_t *labels, struct mts_array_t *array) {
+    if (labels->cpu_values && __atomic_load_n(&labels->array.ptr, __ATOMIC_ACQUIRE) == NULL) {
+        /* the library's own values, not exported yet */
+        mts_status_t status = mtsgo_labels_export_values((struct mts_labels_t *)labels);
+        if (status != MTS_SUCCESS) {
+            return status;
+        }
+    }
     *array = labels->array;
     array->destroy = NULL; /* a view: the labels keep owning the array */
     return MTS_SUCCESS;

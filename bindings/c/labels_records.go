@@ -49,10 +49,13 @@ func fillLabelsRecord(record *C.struct_mts_labels_t, labels *core.ArrayLabels, c
 	record.size = C.uintptr_t(labels.Size())
 	record.count = C.uintptr_t(labels.Count())
 	if !callerArray {
-		object.exported = exportArray(labels.Array())
-		record.array = object.exported.raw
 		if _, own := labels.Array().(*core.ReadOnlyLabelsValues); own {
+			// exported when C first asks for it (mtsgo_labels_export_values): most labels
+			// records of the library's own values never are
 			record.cpu_values = 1
+		} else {
+			object.exported = exportArray(labels.Array())
+			record.array = object.exported.raw
 		}
 	}
 	if cpu := labels.CPUIfRead(); cpu != nil && publishValues {
@@ -60,6 +63,30 @@ func fillLabelsRecord(record *C.struct_mts_labels_t, labels *core.ArrayLabels, c
 	}
 	record.record.magic = C.uint64_t(labelsRecord)
 	record.record.handle = C.uintptr_t(newHandle(object))
+}
+
+// mtsgo_labels_export_values exports the library's own values array of labels (cpu_values)
+// into their record, the first time C asks for it (mts_labels_values). The array's ptr is
+// stored last: C reads the rest once it sees ptr.
+//
+//export mtsgo_labels_export_values
+func mtsgo_labels_export_values(record *C.struct_mts_labels_t) (status C.mts_status_t) {
+	defer recoverStatus("mts_labels_values", &status)
+	object, err := labelsOf(record)
+	if err != nil {
+		return recordError(err)
+	}
+	ptr := (*unsafe.Pointer)(unsafe.Pointer(&record.array.ptr))
+	object.pinLock.Lock()
+	defer object.pinLock.Unlock()
+	if atomic.LoadPointer(ptr) == nil {
+		object.exported = exportArray(object.labels.Array())
+		array := object.exported.raw
+		array.ptr = nil
+		storeOut(&record.array, array)
+		atomic.StorePointer(ptr, object.exported.raw.ptr)
+	}
+	return C.MTS_SUCCESS
 }
 
 // attachLabelsRecord makes record the labels' record, which must not have one yet.
@@ -112,16 +139,23 @@ func adoptLabels(labels *core.ArrayLabels) *C.struct_mts_labels_t {
 // shareLabels gives C a new reference to labels held by a block or tensor map: their record,
 // made the first time. The caller releases it with mts_labels_free.
 func shareLabels(labels *core.ArrayLabels) *C.struct_mts_labels_t {
+	return referLabels(labels, C.MTSGO_CALLER_REFERENCE)
+}
+
+// referLabels gives the record of labels, made the first time, adding reference to its count
+// of references: a C caller's (MTSGO_CALLER_REFERENCE) or a record's (1), in one atomic add.
+func referLabels(labels *core.ArrayLabels, reference uint64) *C.struct_mts_labels_t {
 	for {
 		if existing := labels.View().Record(); existing != nil {
 			record := (*C.struct_mts_labels_t)(existing)
-			if acquireCReference(record) == 0 {
+			if addReference(record, reference) == 0 {
 				labels.Retain() // the record holds a reference again
 			}
 			return record
 		}
 		labels.Retain()
 		record := newLabelsRecord(labels, false) // a block's or map's: maybe never read
+		record.references = C.uint64_t(reference)
 		if labels.View().Attach(unsafe.Pointer(record)) {
 			return record
 		}
@@ -131,11 +165,10 @@ func shareLabels(labels *core.ArrayLabels) *C.struct_mts_labels_t {
 	}
 }
 
-// acquireCReference adds a C caller's reference to a labels record, as mtsgo_labels_acquire
-// does, without a call into C; it gives the count of references before.
-func acquireCReference(record *C.struct_mts_labels_t) uint64 {
-	const callerReference = C.MTSGO_CALLER_REFERENCE
-	return (atomic.AddUint64((*uint64)(unsafe.Pointer(&record.references)), callerReference) - callerReference) & 0xffffffff
+// addReference adds a reference to a labels record without a call into C (a C caller's, as
+// mtsgo_labels_acquire does, or a record's); it gives the count of references before.
+func addReference(record *C.struct_mts_labels_t, reference uint64) uint64 {
+	return (atomic.AddUint64((*uint64)(unsafe.Pointer(&record.references)), reference) - reference) & 0xffffffff
 }
 
 //export mtsgo_labels_release

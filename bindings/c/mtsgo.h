@@ -212,7 +212,9 @@ struct mts_labels_t {
     uintptr_t size;
     uintptr_t count;
     const int32_t *values;    /* atomic; the CPU values once read, else NULL */
-    struct mts_array_t array; /* the values array as given, for mts_labels_values */
+    /* the values array as given, for mts_labels_values; for the library's own values
+     * (cpu_values), zero until first asked for (mtsgo_labels_export_values), ptr stored last */
+    struct mts_array_t array;
     /* The CPU export `values` points into, for labels checked in C (fastpath_labels.c) until
      * Go takes it over (materializeLabels); NULL otherwise. Disposing of the record deletes
      * it: when Go never took it, and when Go, letting go of labels made in C, left it back
@@ -225,7 +227,8 @@ struct mts_labels_t {
      * (distinct, sorted or not) instead of doing it again. */
     int exported_sorted;
     /* Set when the values array is the library's own labels values (core.ReadOnlyLabelsValues),
-     * which live on the CPU: C knows their device without a call into Go. */
+     * which live on the CPU: C knows their device without a call into Go, and `array` is
+     * exported lazily. */
     int cpu_values;
     /* The hash index of the rows, published once Go built it for a lookup, so that
      * mts_labels_position looks rows up in C (fastpath_position.c). */
@@ -378,6 +381,10 @@ void mtsgo_array_release(struct mts_array_t *array);
 /* A zeroed block record, recycled when the thread freed one (records.c); NULL when out of
  * memory. */
 struct mts_block_t *mtsgo_block_record_new(void);
+
+/* Fills records with count new block records (mtsgo_block_record_new) in one call; gives how
+ * many it made, fewer when out of memory. */
+uintptr_t mtsgo_block_records_new(struct mts_block_t **records, uintptr_t count);
 
 /* Frees a block record (keeping it for mtsgo_block_record_new), its list of gradient
  * parameters and its list of C gradients (not the gradients), ending its handle. */

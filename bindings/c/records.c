@@ -126,6 +126,15 @@ struct mts_block_t *mtsgo_block_record_new(void) {
     return calloc(1, sizeof(struct mts_block_t));
 }
 
+uintptr_t mtsgo_block_records_new(struct mts_block_t **records, uintptr_t count) {
+    for (uintptr_t i = 0; i < count; i++) {
+        if ((records[i] = mtsgo_block_record_new()) == NULL) {
+            return i;
+        }
+    }
+    return count;
+}
+
 void mtsgo_block_record_free(struct mts_block_t *record) {
     mtsgo_handle_end(&record->record);
     /* most blocks of a tensor map have neither: no call then */

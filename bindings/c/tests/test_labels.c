@@ -2370,6 +2370,86 @@ static void test_threads(void) {
     CHECK_INT_EQ(array->dlpack_live, 0);
 }
 
+/* the values array of labels whose values the library owns (loaded ones) is made the first
+ * time it is asked for: threads asking at once all get the same one, which holds the values */
+struct values_args {
+    const mts_labels_t *labels;
+    mts_array_t array;
+    int ok;
+};
+
+static void *values_main(void *ptr) {
+    struct values_args *args = ptr;
+    memset(&args->array, 0, sizeof(args->array));
+    args->ok = mts_labels_values(args->labels, &args->array) == MTS_SUCCESS;
+    return NULL;
+}
+
+static uint8_t *grow_buffer(void *user_data, uint8_t *buffer, uintptr_t size) {
+    (void)user_data;
+    return realloc(buffer, size);
+}
+
+static void test_library_array_threads(void) {
+    int32_t values[400];
+    for (int32_t i = 0; i < 400; i++) {
+        values[i] = i;
+    }
+    struct test_array *array = NULL;
+    const mts_labels_t *made = labels_cpu(NAMES_AB, 2, values, 200, &array);
+    for (int repeat = 0; repeat < 20; repeat++) {
+        uint8_t *buffer = NULL;
+        uintptr_t count = 0;
+        CHECK_STATUS(mts_labels_save_buffer(&buffer, &count, NULL, grow_buffer, made), MTS_SUCCESS);
+        const mts_labels_t *loaded = mts_labels_load_buffer(buffer, count);
+        free(buffer);
+        CHECK(loaded != NULL);
+        if (loaded == NULL) {
+            break;
+        }
+        struct values_args args[4];
+        pthread_t threads[4];
+        for (int t = 0; t < 4; t++) {
+            args[t].labels = loaded;
+            CHECK_INT_EQ(pthread_create(&threads[t], NULL, values_main, &args[t]), 0);
+        }
+        for (int t = 0; t < 4; t++) {
+            CHECK_INT_EQ(pthread_join(threads[t], NULL), 0);
+            CHECK(args[t].ok);
+            CHECK(args[t].array.ptr != NULL);
+            CHECK(args[t].array.ptr == args[0].array.ptr);
+            CHECK(args[t].array.destroy == NULL);
+        }
+        mts_array_t got = args[0].array;
+        const uintptr_t *shape = NULL;
+        uintptr_t ndim = 0;
+        if (got.shape != NULL && got.as_dlpack != NULL) {
+            CHECK_STATUS(got.shape(got.ptr, &shape, &ndim), MTS_SUCCESS);
+            CHECK_INT_EQ(ndim, 2);
+            if (ndim == 2) {
+                CHECK_INT_EQ(shape[0], 200);
+                CHECK_INT_EQ(shape[1], 2);
+            }
+            DLManagedTensorVersioned *tensor = NULL;
+            DLPackVersion version = {1, 3};
+            CHECK_STATUS(got.as_dlpack(got.ptr, &tensor, TA_CPU, NULL, version), MTS_SUCCESS);
+            if (tensor != NULL) {
+                CHECK(memcmp(tensor->dl_tensor.data, values, sizeof(values)) == 0);
+                tensor->deleter(tensor);
+            }
+        } else {
+            CHECK(0);
+        }
+        /* asked again: the same array */
+        mts_array_t again;
+        memset(&again, 0, sizeof(again));
+        CHECK_STATUS(mts_labels_values(loaded, &again), MTS_SUCCESS);
+        CHECK(again.ptr == got.ptr);
+        mts_labels_free(loaded);
+    }
+    mts_labels_free(made);
+}
+
 /* ------------------------------------------------------------------------ */
 /* the test array itself (it is reused by other tests)                      */
 
@@ -2512,6 +2592,7 @@ int main(void) {
     test_meta_device();
     test_threads();
     test_library_array();
+    test_library_array_threads();
     test_test_array();
 
     /* every tensor deleted once; nothing leaked, nothing destroyed twice */
