@@ -1273,6 +1273,113 @@ static void test_concurrent_reads_of_a_copy(void) {
     CHECK_INT_EQ(ta_live(), live);
 }
 
+/* The first read of a block of a map Go made publishes the blocks after it too, some at a
+ * time: a map of many blocks of different sizes, read from anywhere, in any order, and by
+ * threads starting at different blocks at once, gives each block with its own labels and
+ * values, the same every time. */
+#define MANY_BLOCKS 100
+
+struct many_reader {
+    mts_tensormap_t *map;
+    uintptr_t first;
+    int step; /* 1 or -1 */
+    mts_block_t *blocks[MANY_BLOCKS];
+    int failures;
+    int wait; /* at readers_barrier first */
+};
+
+static int read_many_block(mts_tensormap_t *map, uintptr_t b, mts_block_t **out) {
+    mts_block_t *block = NULL;
+    mts_array_t data = {0};
+    if (mts_tensormap_block_by_id(map, &block, b) != MTS_SUCCESS || mts_block_data(block, &data) != MTS_SUCCESS) {
+        return 0;
+    }
+    struct test_array *values = ta_cast(data.ptr);
+    int ok = values != NULL && values->data != NULL && ((double *)values->data)[0] == (double)b;
+    const mts_labels_t *samples = mts_block_labels(block, 0);
+    const int32_t *entries = NULL;
+    uintptr_t count = 0, size = 0;
+    ok = ok && samples != NULL && mts_labels_values_cpu(samples, &entries, &count, &size) == MTS_SUCCESS &&
+         count == 1 + b % 5 && size == 1 && entries[count - 1] == (int32_t)(count - 1);
+    mts_labels_free(samples);
+    *out = block;
+    return ok;
+}
+
+static void *read_many(void *argument) {
+    struct many_reader *reader = argument;
+    if (reader->wait) {
+        pthread_barrier_wait(&readers_barrier);
+    }
+    for (uintptr_t i = 0; i < MANY_BLOCKS; i++) {
+        uintptr_t b = (reader->first + MANY_BLOCKS + (uintptr_t)reader->step * i) % MANY_BLOCKS;
+        if (!read_many_block(reader->map, b, &reader->blocks[b])) {
+            reader->failures++;
+        }
+    }
+    return NULL;
+}
+
+static mts_tensormap_t *many_blocks_tensor(void) {
+    int32_t keys_values[2 * MANY_BLOCKS];
+    mts_block_t *blocks[MANY_BLOCKS];
+    for (int b = 0; b < MANY_BLOCKS; b++) {
+        keys_values[2 * b] = b / 10;
+        keys_values[2 * b + 1] = b % 10;
+        blocks[b] = make_block(1 + (uintptr_t)b % 5, NULL, 0, NAMES_P, 2, (double)b, TA_CPU, NULL);
+    }
+    const mts_labels_t *keys = ta_labels_on(NAMES_KL, 2, keys_values, MANY_BLOCKS, TA_CPU);
+    mts_tensormap_t *tensor = mts_tensormap(keys, blocks, MANY_BLOCKS);
+    CHECK(tensor != NULL);
+    mts_labels_free(keys);
+    return tensor;
+}
+
+static void test_reads_of_many_blocks(void) {
+    long live = ta_live();
+    mts_tensormap_t *tensor = many_blocks_tensor();
+    /* one reader: from the middle forwards, then backwards from the end, then again */
+    mts_tensormap_t *copy = mts_tensormap_copy(tensor);
+    CHECK(copy != NULL);
+    struct many_reader first = {copy, 50, 1, {NULL}, 0, 0};
+    struct many_reader second = {copy, MANY_BLOCKS - 1, -1, {NULL}, 0, 0};
+    read_many(&first);
+    read_many(&second);
+    CHECK_INT_EQ(first.failures, 0);
+    CHECK_INT_EQ(second.failures, 0);
+    for (int b = 0; b < MANY_BLOCKS; b++) {
+        CHECK(first.blocks[b] != NULL && first.blocks[b] == second.blocks[b]);
+    }
+    mts_tensormap_free(copy);
+
+    /* threads starting at different blocks, in both directions, on new copies */
+    for (int round = 0; round < 10; round++) {
+        copy = mts_tensormap_copy(tensor);
+        CHECK(copy != NULL);
+        CHECK_INT_EQ(pthread_barrier_init(&readers_barrier, NULL, READERS), 0);
+        pthread_t threads[READERS];
+        struct many_reader readers[READERS];
+        for (int i = 0; i < READERS; i++) {
+            readers[i] = (struct many_reader){copy, (uintptr_t)(i * 37) % MANY_BLOCKS, i % 2 == 0 ? 1 : -1,
+                                              {NULL}, 0, 1};
+            CHECK_INT_EQ(pthread_create(&threads[i], NULL, read_many, &readers[i]), 0);
+        }
+        for (int i = 0; i < READERS; i++) {
+            CHECK_INT_EQ(pthread_join(threads[i], NULL), 0);
+            CHECK_INT_EQ(readers[i].failures, 0);
+        }
+        for (int i = 1; i < READERS; i++) {
+            for (int b = 0; b < MANY_BLOCKS; b++) {
+                CHECK(readers[i].blocks[b] == readers[0].blocks[b]);
+            }
+        }
+        pthread_barrier_destroy(&readers_barrier);
+        mts_tensormap_free(copy);
+    }
+    mts_tensormap_free(tensor);
+    CHECK_INT_EQ(ta_live(), live);
+}
+
 static void test_info(void) {
     long live = ta_live();
     mts_tensormap_t *tensor = simple_tensor(NULL);
@@ -1990,6 +2097,7 @@ int main(void) {
     test_reads_of_blocks_go_holds();
     test_reads_of_many_components();
     test_concurrent_reads_of_a_copy();
+    test_reads_of_many_blocks();
     test_info();
     test_info_key_buffer_reused();
     test_info_of_new_maps();
