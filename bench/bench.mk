@@ -2,7 +2,8 @@
 # bench/labels_bench.c (labels), bench/tensor_bench.c (blocks and tensor maps),
 # bench/map_cycle_bench.c (building and freeing maps, step by step and summed),
 # bench/map_read_bench.c (reading every block of a map made in C, used by an operation, copied
-# or loaded; the first read of new copies and loads, and copy or load + read + free summed),
+# or loaded; the first read of new copies and loads, copy or load + read + free summed, and
+# copy or load + free without the read),
 # bench/keys_to_sweep_bench.c (keys_to_samples and keys_to_properties over a sweep of shapes,
 # the call alone and the whole pipeline from labels to freed maps) and
 # bench/io_bench.c (saving and loading a 256 MiB tensor map, against a memcpy), then prints
