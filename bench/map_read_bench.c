@@ -146,15 +146,23 @@ static int read_keys(const mts_tensormap_t *map, uintptr_t blocks) {
     return 0;
 }
 
-/* Times n reads of the case's map by `read`. */
-static int time_reads(struct read_case *c, uint64_t n, double *elapsed_ns,
-                      int (*read)(const mts_tensormap_t *map, uintptr_t blocks)) {
-    if (case_map(c) != 0) {
+/* How a case reads a map: read_all or read_keys. */
+typedef int (*read_map)(const mts_tensormap_t *map, uintptr_t blocks);
+
+/* Times n rounds of a case. Each reads the case's map by `read`; or, with make_each, makes a
+ * new copy or load of the case's input, reads it by `read` (when not NULL) and frees it. */
+static int time_rounds(struct read_case *c, uint64_t n, double *elapsed_ns, bool make_each, read_map read) {
+    if (make_each ? case_input(c) != 0 || (c->source == LOADED && save_input(c) != 0) : case_map(c) != 0) {
         return -1;
     }
     double start = bench_now_ns();
     for (uint64_t i = 0; i < n; i++) {
-        if (read(c->map, c->blocks) != 0) {
+        mts_tensormap_t *map = make_each ? derived_map(c) : c->map;
+        int result = map == NULL ? -1 : read == NULL ? 0 : read(map, c->blocks);
+        if (make_each) {
+            mts_tensormap_free(map);
+        }
+        if (result != 0) {
             return -1;
         }
     }
@@ -163,11 +171,11 @@ static int time_reads(struct read_case *c, uint64_t n, double *elapsed_ns,
 }
 
 static int run_read(void *context, uint64_t n, double *elapsed_ns) {
-    return time_reads(context, n, elapsed_ns, read_all);
+    return time_rounds(context, n, elapsed_ns, false, read_all);
 }
 
 static int run_keys(void *context, uint64_t n, double *elapsed_ns) {
-    return time_reads(context, n, elapsed_ns, read_keys);
+    return time_rounds(context, n, elapsed_ns, false, read_keys);
 }
 
 #define MAPS_PER_BATCH 100
@@ -200,33 +208,14 @@ static int run_read_once(void *context, uint64_t n, double *elapsed_ns) {
     return result;
 }
 
-/* Times n copies or loads of the case's input, each read by `read` (when not NULL) and freed. */
-static int time_made(struct read_case *c, uint64_t n, double *elapsed_ns,
-                     int (*read)(const mts_tensormap_t *map, uintptr_t blocks)) {
-    if (case_input(c) != 0 || (c->source == LOADED && save_input(c) != 0)) {
-        return -1;
-    }
-    double start = bench_now_ns();
-    for (uint64_t i = 0; i < n; i++) {
-        mts_tensormap_t *map = derived_map(c);
-        int result = map == NULL ? -1 : read == NULL ? 0 : read(map, c->blocks);
-        mts_tensormap_free(map);
-        if (result != 0) {
-            return -1;
-        }
-    }
-    *elapsed_ns = bench_now_ns() - start;
-    return 0;
-}
-
 /* What a code that makes a map, reads it once and frees it pays. */
 static int run_make_read_free(void *context, uint64_t n, double *elapsed_ns) {
-    return time_made(context, n, elapsed_ns, read_all);
+    return time_rounds(context, n, elapsed_ns, true, read_all);
 }
 
 /* The same without the read: the part of that sum that is not reading. */
 static int run_make_free(void *context, uint64_t n, double *elapsed_ns) {
-    return time_made(context, n, elapsed_ns, NULL);
+    return time_rounds(context, n, elapsed_ns, true, NULL);
 }
 
 #define READ_CASES(N)                                                                                         \

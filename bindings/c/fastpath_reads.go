@@ -155,8 +155,6 @@ func publishAhead(tensor *C.struct_mts_tensormap_t, blocks []*core.Block, from i
 	for k, record := range records[:count] {
 		record.held = 1 // as borrowedBlockRecord: the tensor map's block
 		publishBlockViewLocked(record, wanted[k])
-	}
-	for k, record := range records[:count] {
 		listBlockView(tensor, len(blocks), at[k], record)
 	}
 }
