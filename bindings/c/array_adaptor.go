@@ -1,6 +1,5 @@
 package main
 
-// #include <stdlib.h>
 // #include "fastpath.h"
 // #include "mtsgo.h"
 import "C"
@@ -39,7 +38,7 @@ func newCArray(raw C.struct_mts_array_t) *cArray {
 
 // newEmptyCArray allocates a zero-filled array struct, for a callback to fill.
 func newEmptyCArray() *cArray {
-	raw := (*C.struct_mts_array_t)(C.calloc(1, C.size_t(unsafe.Sizeof(C.struct_mts_array_t{}))))
+	raw := C.mtsgo_array_struct_new()
 	if raw == nil {
 		panic(core.Errorf(core.InternalError, "out of memory allocating an array"))
 	}
@@ -60,7 +59,7 @@ func createdCArray(raw *C.struct_mts_array_t) *cArray {
 func filledBy(fill func(created *C.struct_mts_array_t) C.mts_status_t) (*cArray, bool) {
 	created := newEmptyCArray()
 	if fill(created.raw) != C.MTS_SUCCESS {
-		C.free(unsafe.Pointer(created.raw))
+		C.mtsgo_array_struct_free(created.raw)
 		return nil, false
 	}
 	return created, true

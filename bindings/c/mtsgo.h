@@ -73,6 +73,20 @@ struct mtsgo_filled_created {
 struct mtsgo_filled_created mtsgo_create_filled(uintptr_t like, const uintptr_t *shape, uintptr_t shape_count,
                                                 uintptr_t fill);
 
+/* What mtsgo_copy_on_own_devices did (array_copy_many.c): `copied`, the count of arrays it
+ * replaced by their copies; when fewer than it was given, the member of the next array that
+ * failed, or none when that array has a NULL member and was not asked anything (Go copies it
+ * on its own), or out_of_memory when its copy's struct could not be allocated after its
+ * device answered. */
+struct mtsgo_copied {
+    uintptr_t copied;
+    int failed_device, failed_copy, out_of_memory;
+};
+
+/* Copies the arrays at the addresses arrays[0..count) to their own devices, one after the
+ * other, each address replaced by its copy's. */
+struct mtsgo_copied mtsgo_copy_on_own_devices(uintptr_t *arrays, uintptr_t count);
+
 /* Records a library error on the calling thread (origin "metatensor-core", no data), after
  * releasing the previous record's data. `message` holds `length` bytes, prefix included. */
 void mtsgo_record_error(const char *message, size_t length);
@@ -374,8 +388,8 @@ struct mtsgo_c_info {
 /* Frees the info of a record (mtsgo_tensormap_record_free), when there is one. */
 void mtsgo_c_info_free(struct mtsgo_c_info *info);
 
-/* Destroys an array (through its destroy member, when set) and frees the struct itself,
- * allocated with malloc. */
+/* Destroys an array (through its destroy member, when set) and gives the struct itself back
+ * to mtsgo_array_struct_free: it came from mtsgo_array_struct_new, or from malloc. */
 void mtsgo_array_release(struct mts_array_t *array);
 
 /* A zeroed block record, recycled when the thread freed one (records.c); NULL when out of

@@ -1,15 +1,11 @@
 /* Releases of the C memory of records (records.go) and of arrays, each in one call from Go,
- * the recycling of block records, and the blocks given to a tensor map or a block. */
+ * the recycling of block records and of the library's own array structs, and the blocks given
+ * to a tensor map or a block. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fastpath.h"
-
-void mtsgo_array_release(struct mts_array_t *array) {
-    mtsgo_array_destroy(array);
-    free(array);
-}
 
 /* Records are recycled: building and freeing tensor maps spent about a fifth of its time in
  * calloc and free for block records (map_cycle_bench), and a small map's free a fifth of its
@@ -18,14 +14,19 @@ void mtsgo_array_release(struct mts_array_t *array) {
  * block records it freed (about 4 MiB at most) and POOLED_MAPS of the records of tensor maps
  * of up to MTSGO_POOLED_MAP_BLOCKS blocks (about 0.5 MiB), which all have room for that many,
  * for the next ones it makes; further ones go back to malloc, and a thread's pools are freed
- * when the thread exits. Under AddressSanitizer no record is kept, so that a use after free
- * is still caught. */
+ * when the thread exits. The structs of the arrays the library makes (copies, created
+ * arrays) are kept the same way, up to POOLED_ARRAYS (about 1.7 MiB): a copy of a tensor map
+ * of small blocks spent a tenth of its time allocating and freeing them (map_read_bench,
+ * copy_free_N). Under AddressSanitizer nothing is kept, so that a use after free is still
+ * caught. */
 #if defined(__SANITIZE_ADDRESS__)
 #define POOLED_BLOCKS 0
 #define POOLED_MAPS 0
+#define POOLED_ARRAYS 0
 #else
 #define POOLED_BLOCKS 16384
 #define POOLED_MAPS 4096
+#define POOLED_ARRAYS 16384
 #endif
 
 /* The size of a pooled tensor map record, with its room for blocks. */
@@ -37,7 +38,7 @@ struct record_pool {
 };
 
 /* The calling thread's pools, malloc'd on its first free of each kind. */
-static _Thread_local struct record_pool *block_pool, *map_pool;
+static _Thread_local struct record_pool *block_pool, *map_pool, *array_pool;
 static pthread_key_t pools_key;
 static pthread_once_t pools_key_once = PTHREAD_ONCE_INIT;
 
@@ -56,6 +57,7 @@ static void free_pools(void *unused) {
     (void)unused;
     free_pool(&block_pool);
     free_pool(&map_pool);
+    free_pool(&array_pool);
 }
 
 static void create_pools_key(void) {
@@ -115,15 +117,36 @@ __attribute__((optimize("no-tree-loop-distribute-patterns"))) static inline void
 }
 
 _Static_assert(sizeof(struct mts_block_t) % sizeof(uint64_t) == 0, "block records are whole words");
+_Static_assert(sizeof(struct mts_array_t) % sizeof(uint64_t) == 0, "array structs are whole words");
 _Static_assert(POOLED_MAP_SIZE % sizeof(uint64_t) == 0, "tensor map records are whole words");
 
-struct mts_block_t *mtsgo_block_record_new(void) {
-    struct mts_block_t *record = pooled_record(block_pool);
+/* A zeroed record of `size` bytes, from the calling thread's pool when it has one. */
+static inline void *new_record(struct record_pool *pool, size_t size) {
+    void *record = pooled_record(pool);
     if (record != NULL) {
-        zero_record(record, sizeof(*record));
+        zero_record(record, size);
         return record;
     }
-    return calloc(1, sizeof(struct mts_block_t));
+    return calloc(1, size);
+}
+
+struct mts_array_t *mtsgo_array_struct_new(void) {
+    return new_record(array_pool, sizeof(struct mts_array_t));
+}
+
+void mtsgo_array_struct_free(struct mts_array_t *created) {
+    if (!keep_record(&array_pool, POOLED_ARRAYS, created)) {
+        free(created);
+    }
+}
+
+void mtsgo_array_release(struct mts_array_t *array) {
+    mtsgo_array_destroy(array);
+    mtsgo_array_struct_free(array);
+}
+
+struct mts_block_t *mtsgo_block_record_new(void) {
+    return new_record(block_pool, sizeof(struct mts_block_t));
 }
 
 uintptr_t mtsgo_block_records_new(struct mts_block_t **records, uintptr_t count) {

@@ -7,6 +7,10 @@
 
 #include "trampolines_gen.h"
 
+/* The allocator of the mts_array_t structs the library makes, written by hand. */
+struct mts_array_t *mtsgo_array_struct_new(void);
+void mtsgo_array_struct_free(struct mts_array_t *created);
+
 /* The out parameters of mts_array_t.origin and its status. */
 struct mtsgo_array_origin_result {
     mts_status_t status;
@@ -69,14 +73,14 @@ static inline struct mtsgo_array_from_dlpack_result mtsgo_array_from_dlpack_valu
         return result;
     }
     result.dl_managed_tensor_built = 1;
-    result.new_array = calloc(1, sizeof(struct mts_array_t));
+    result.new_array = mtsgo_array_struct_new();
     if (result.new_array == NULL) {
         dl_managed_tensor_c->deleter(dl_managed_tensor_c);
         return result;
     }
     result.status = mtsgo_array_from_dlpack((const struct mts_array_t *)array_address, dl_managed_tensor_c, result.new_array);
     if (result.status != MTS_SUCCESS) {
-        free(result.new_array);
+        mtsgo_array_struct_free(result.new_array);
         result.new_array = NULL;
     }
     return result;
@@ -115,13 +119,13 @@ static inline struct mtsgo_array_create_result mtsgo_array_create_value(uintptr_
     struct mtsgo_array_create_result result = {0};
     struct mts_array_t fill_value_view = *(const struct mts_array_t *)fill_value_address;
     fill_value_view.destroy = NULL;
-    result.new_array = calloc(1, sizeof(struct mts_array_t));
+    result.new_array = mtsgo_array_struct_new();
     if (result.new_array == NULL) {
         return result;
     }
     result.status = mtsgo_array_create((const struct mts_array_t *)array_address, shape, shape_count, fill_value_view, result.new_array);
     if (result.status != MTS_SUCCESS) {
-        free(result.new_array);
+        mtsgo_array_struct_free(result.new_array);
         result.new_array = NULL;
     }
     return result;
@@ -135,13 +139,13 @@ struct mtsgo_array_copy_result {
 
 static inline struct mtsgo_array_copy_result mtsgo_array_copy_value(uintptr_t array_address, DLDevice device) {
     struct mtsgo_array_copy_result result = {0};
-    result.new_array = calloc(1, sizeof(struct mts_array_t));
+    result.new_array = mtsgo_array_struct_new();
     if (result.new_array == NULL) {
         return result;
     }
     result.status = mtsgo_array_copy((const struct mts_array_t *)array_address, device, result.new_array);
     if (result.status != MTS_SUCCESS) {
-        free(result.new_array);
+        mtsgo_array_struct_free(result.new_array);
         result.new_array = NULL;
     }
     return result;

@@ -2,6 +2,7 @@ package cgo
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -26,6 +27,10 @@ import (
 func valueHelpers(api *spec.API) []byte {
 	b := cFile("#ifndef MTSGO_TRAMPOLINE_VALUES_GEN_H\n#define MTSGO_TRAMPOLINE_VALUES_GEN_H\n\n#include <stdlib.h>\n\n#include \"trampolines_gen.h\"")
 	for _, v := range api.Vtables {
+		if slices.ContainsFunc(v.Methods, creates) {
+			fmt.Fprintf(b, "\n/* The allocator of the %s structs the library makes, written by hand. */\n", v.Name)
+			fmt.Fprintf(b, "struct %s *%s(void);\nvoid %s(struct %s *created);\n", v.Name, cname.StructNew(v.Name), cname.StructFree(v.Name), v.Name)
+		}
 		for _, m := range v.Methods {
 			if creates(m) {
 				creatingHelper(b, v, m)
@@ -80,9 +85,10 @@ func selfArg(v *spec.Vtable) string {
 	return "(const struct " + v.Name + " *)array_address"
 }
 
-// creatingHelper writes the value helper of a member creating a vtable: the new struct is
-// calloc'd before the call (the member is not called when memory runs out) and freed when the
-// call fails, so Go receives it only on success. A vtable argument arrives as the address of
+// creatingHelper writes the value helper of a member creating a vtable: the new struct comes
+// from the binding's allocator (cname.StructNew, written by hand) before the call (the member
+// is not called when memory runs out) and goes back to it (cname.StructFree) when the call
+// fails, so Go receives it only on success. A vtable argument arrives as the address of
 // the borrowed struct, in C memory like the vtable called (no pointer for cgo to check, nor
 // every member of a struct passed by value); the member receives a copy without destroy. An argument built in C
 // (builtInC) arrives as Go's description, built first; result.<name>_built tells Go whether
@@ -120,7 +126,7 @@ func creatingHelper(b *strings.Builder, v *spec.Vtable, m *spec.Method) {
 	fmt.Fprintf(b, "static inline struct %s %s(%s) {\n    struct %s result = {0};\n", result, helper, strings.Join(params, ", "), result)
 	b.WriteString(strings.Join(views, ""))
 	b.WriteString(strings.Join(built, ""))
-	fmt.Fprintf(b, "    result.%s = calloc(1, sizeof(struct %s));\n    if (result.%s == NULL) {\n", created, v.Name, created)
+	fmt.Fprintf(b, "    result.%s = %s();\n    if (result.%s == NULL) {\n", created, cname.StructNew(v.Name), created)
 	for _, p := range m.Params[1:] {
 		if c := conversions[p.T.String()].builtInC; c != nil && p.Direction != "out" {
 			// the member, not called, would have released it
@@ -129,7 +135,7 @@ func creatingHelper(b *strings.Builder, v *spec.Vtable, m *spec.Method) {
 	}
 	b.WriteString("        return result;\n    }\n")
 	fmt.Fprintf(b, "    result.status = %s(%s);\n", cname.Trampoline(v.Name, m.Name), strings.Join(args, ", "))
-	fmt.Fprintf(b, "    if (result.status != MTS_SUCCESS) {\n        free(result.%s);\n        result.%s = NULL;\n    }\n    return result;\n}\n", created, created)
+	fmt.Fprintf(b, "    if (result.status != MTS_SUCCESS) {\n        %s(result.%s);\n        result.%s = NULL;\n    }\n    return result;\n}\n", cname.StructFree(v.Name), created, created)
 }
 
 // adaptors writes the Go methods of every mapped vtable's adaptor.

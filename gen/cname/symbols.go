@@ -35,6 +35,14 @@ func Trampoline(owner, member string) string {
 	return "mtsgo_" + owner + "_" + member
 }
 
+// StructNew and StructFree name the binding's allocator of the structs of a vtable that the
+// library makes (the arrays a member creates): StructNew gives a zeroed struct or NULL when
+// memory ran out, StructFree takes back one whose array was destroyed or never made.
+func StructNew(vtable string) string { return Trampoline(vtable, "struct_new") }
+
+// StructFree: see StructNew.
+func StructFree(vtable string) string { return Trampoline(vtable, "struct_free") }
+
 // RecordKind names the magic number of an object's records (mtsgo.h), which is also its kind
 // in the table of caller handles: tensormap gives MTSGO_TENSORMAP_MAGIC.
 func RecordKind(object string) string {

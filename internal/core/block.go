@@ -414,31 +414,11 @@ func GradientLabelsError(component int, name string) error {
 // Copy makes an independent block: the values and the gradients (recursively, in order) are
 // copied by their arrays onto their current device; the labels are shared.
 func (b *Block) Copy() (*Block, error) {
-	device, err := b.values.Device()
+	copies, err := copyBlocks([]*Block{b})
 	if err != nil {
 		return nil, err
 	}
-	values, err := b.values.Copy(device)
-	if err != nil {
-		return nil, err
-	}
-	block := &Block{
-		values:     values,
-		samples:    b.samples,
-		components: slices.Clone(b.components),
-		properties: b.properties,
-		gradients:  make([]Gradient, 0, len(b.gradients)),
-	}
-	block.retainLabels()
-	for _, g := range b.gradients {
-		gradient, err := g.Block.Copy()
-		if err != nil {
-			block.Free()
-			return nil, err
-		}
-		block.gradients = append(block.gradients, Gradient{Parameter: g.Parameter, Block: gradient})
-	}
-	return block, nil
+	return copies[0], nil
 }
 
 // Free releases the values, the gradients and the references to the labels, then the

@@ -191,7 +191,7 @@ func (t *TensorMap) DType() (DType, error) {
 // Copy makes an independent tensor map: blocks copied as by Block.Copy, keys shared, info
 // copied in the same order.
 func (t *TensorMap) Copy() (*TensorMap, error) {
-	blocks, err := t.mapBlocks((*Block).Copy)
+	blocks, err := copyBlocks(t.blocks)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,10 @@
 
 #include "trampolines_gen.h"
 
+/* The allocator of the mts_fix_array_t structs the library makes, written by hand. */
+struct mts_fix_array_t *mtsgo_fix_array_struct_new(void);
+void mtsgo_fix_array_struct_free(struct mts_fix_array_t *created);
+
 /* The out parameters of mts_fix_array_t.shape and its status. */
 struct mtsgo_fix_array_shape_result {
     mts_status_t status;
@@ -42,13 +46,13 @@ static inline struct mtsgo_fix_array_create_result mtsgo_fix_array_create_value(
     struct mtsgo_fix_array_create_result result = {0};
     struct mts_fix_array_t like_view = *(const struct mts_fix_array_t *)like_address;
     like_view.destroy = NULL;
-    result.new_array = calloc(1, sizeof(struct mts_fix_array_t));
+    result.new_array = mtsgo_fix_array_struct_new();
     if (result.new_array == NULL) {
         return result;
     }
     result.status = mtsgo_fix_array_create((const struct mts_fix_array_t *)array_address, like_view, result.new_array);
     if (result.status != MTS_SUCCESS) {
-        free(result.new_array);
+        mtsgo_fix_array_struct_free(result.new_array);
         result.new_array = NULL;
     }
     return result;
