@@ -1,9 +1,9 @@
 package core
 
 import (
-	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -38,7 +38,7 @@ func writeBlockEntries(archive *zipWriter, prefix string, withProperties bool, b
 		return err
 	}
 	for i, component := range block.components {
-		if err := writeLabelsEntry(archive, fmt.Sprintf("%scomponents/%d.npy", prefix, i), component); err != nil {
+		if err := writeLabelsEntry(archive, prefix+"components/"+strconv.Itoa(i)+".npy", component); err != nil {
 			return err
 		}
 	}
@@ -103,7 +103,7 @@ func readBlockEntries(archive *zipArchive, prefix string, properties *ArrayLabel
 	}
 	components := make([]*ArrayLabels, len(shape)-2)
 	for i := range components {
-		if components[i], err = read(fmt.Sprintf("%scomponents/%d.npy", prefix, i)); err != nil {
+		if components[i], err = read(prefix + "components/" + strconv.Itoa(i) + ".npy"); err != nil {
 			return nil, err
 		}
 	}
@@ -136,13 +136,16 @@ func readBlockEntries(archive *zipArchive, prefix string, properties *ArrayLabel
 func gradientParameters(archive *zipArchive, prefix string) []string {
 	start := prefix + "gradients/"
 	var parameters []string
-	seen := make(map[string]bool)
+	var seen map[string]bool // made at the first gradient: most blocks have none
 	for _, index := range archive.WithPrefix(start) {
 		name := archive.entries[index].name
 		if !strings.HasSuffix(name, "/samples.npy") {
 			continue
 		}
 		parameter, _, _ := strings.Cut(name[len(start):], "/")
+		if seen == nil {
+			seen = make(map[string]bool)
+		}
 		if !seen[parameter] {
 			seen[parameter] = true
 			parameters = append(parameters, parameter)

@@ -1,8 +1,8 @@
 package core
 
 import (
-	"fmt"
 	"io"
+	"strconv"
 )
 
 // infoEntry is the name of the entry holding a tensor map's info, present only when the info
@@ -23,7 +23,7 @@ func writeTensorMapEntries(archive *zipWriter, tensor *TensorMap) error {
 		return err
 	}
 	for i, block := range tensor.blocks {
-		if err := writeBlockEntries(archive, fmt.Sprintf("blocks/%d/", i), true, block); err != nil {
+		if err := writeBlockEntries(archive, "blocks/"+strconv.Itoa(i)+"/", true, block); err != nil {
 			return err
 		}
 	}
@@ -58,7 +58,7 @@ func LoadTensorMap(r io.ReaderAt, size int64, create CreateArray) (*TensorMap, e
 
 	blocks := make([]*Block, 0, keys.Count())
 	for i := range keys.Count() {
-		block, err := readBlockEntries(archive, fmt.Sprintf("blocks/%d/", i), nil, create)
+		block, err := readBlockEntries(archive, "blocks/"+strconv.Itoa(i)+"/", nil, create)
 		if err != nil {
 			for _, block := range blocks {
 				block.Free()

@@ -152,7 +152,7 @@ func checkNpyDestination(tensor *Tensor, shape []uintptr, dtype DType) error {
 	if err != nil {
 		return err
 	}
-	if formatShape(exported) != formatShape(shape) {
+	if !slices.Equal(exported, shape) {
 		return Errorf(InvalidParameterError, "%s: its DLPack export has shape %s, expected %s",
 			context, formatShape(exported), formatShape(shape))
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // npyMagic starts every NPY file; the format version follows it.
@@ -46,12 +47,13 @@ func readNpyHeader(r io.Reader) (npyHeader, int64, error) {
 		return npyHeader{}, 0, readError(err)
 	}
 	major, minor := start[6], start[7]
+	var lengthRoom [4]byte
 	var lengthBytes []byte
 	switch {
 	case major == 1 && minor == 0:
-		lengthBytes = make([]byte, 2)
+		lengthBytes = lengthRoom[:2]
 	case (major == 2 || major == 3) && minor == 0:
-		lengthBytes = make([]byte, 4)
+		lengthBytes = lengthRoom[:4]
 	default:
 		return npyHeader{}, 0, Errorf(SerializationError, "unknown version number: %d.%d", major, minor)
 	}
@@ -65,18 +67,14 @@ func readNpyHeader(r io.Reader) (npyHeader, int64, error) {
 		length = int64(binary.LittleEndian.Uint32(lengthBytes))
 	}
 
-	// ReadAll grows with what actually arrives, so a huge declared length in a small input
-	// allocates nothing large.
-	text, err := io.ReadAll(io.LimitReader(r, length))
+	text, err := readNpyHeaderText(r, length)
 	if err != nil {
-		return npyHeader{}, 0, readError(err)
-	}
-	if int64(len(text)) != length {
-		return npyHeader{}, 0, readError(io.ErrUnexpectedEOF)
+		return npyHeader{}, 0, err
 	}
 	consumed := int64(len(start)+len(lengthBytes)) + length
 
-	dictionary, ok := strings.CutSuffix(string(text), "\n")
+	// text is never written again: the dictionary and the strings parsed from it share it
+	dictionary, ok := strings.CutSuffix(unsafe.String(unsafe.SliceData(text), len(text)), "\n")
 	if !ok {
 		return npyHeader{}, 0, Errorf(SerializationError, "invalid header in file: missing new line")
 	}
@@ -96,6 +94,30 @@ func readNpyHeader(r io.Reader) (npyHeader, int64, error) {
 		return npyHeader{}, 0, err
 	}
 	return header, consumed, nil
+}
+
+// smallNpyHeader is the longest header text read into memory of its declared length at once:
+// numpy pads its headers to 64 bytes or more, so a header of a few hundred bytes is the rule.
+const smallNpyHeader = 4096
+
+// readNpyHeaderText reads the length bytes of a header's text. A longer text is read as it
+// arrives, so that a huge declared length in a small input allocates nothing large.
+func readNpyHeaderText(r io.Reader, length int64) ([]byte, error) {
+	if length <= smallNpyHeader {
+		text := make([]byte, length)
+		if _, err := io.ReadFull(r, text); err != nil {
+			return nil, readError(err)
+		}
+		return text, nil
+	}
+	text, err := io.ReadAll(io.LimitReader(r, length))
+	if err != nil {
+		return nil, readError(err)
+	}
+	if int64(len(text)) != length {
+		return nil, readError(io.ErrUnexpectedEOF)
+	}
+	return text, nil
 }
 
 // startsWithNpyHeader tells whether r starts with a valid NPY header, which is how the
@@ -126,11 +148,18 @@ func (p *npyParser) peek() rune {
 	if p.pos >= len(p.text) {
 		return npyEnd
 	}
+	if c := p.text[p.pos]; c < utf8.RuneSelf {
+		return rune(c) // headers are ASCII but for the names of version 3.0 labels
+	}
 	c, _ := utf8.DecodeRuneInString(p.text[p.pos:])
 	return c
 }
 
 func (p *npyParser) advance() {
+	if p.text[p.pos] < utf8.RuneSelf {
+		p.pos++
+		return
+	}
 	_, width := utf8.DecodeRuneInString(p.text[p.pos:])
 	p.pos += width
 }
@@ -152,8 +181,10 @@ func (p *npyParser) expect(c rune) error {
 }
 
 func (p *npyParser) skipSpaces() {
-	for c := p.peek(); c == ' ' || c == '\t' || c == '\f'; c = p.peek() {
-		p.advance()
+	for ; p.pos < len(p.text); p.pos++ {
+		if c := p.text[p.pos]; c != ' ' && c != '\t' && c != '\f' {
+			return
+		}
 	}
 }
 
@@ -283,7 +314,7 @@ func (p *npyParser) shape() ([]uintptr, error) {
 	if err := p.expect('('); err != nil {
 		return nil, err
 	}
-	shape := []uintptr{}
+	shape := make([]uintptr, 0, 4)
 	err := p.list(')', func() error {
 		d, err := p.integer()
 		shape = append(shape, d)
