@@ -73,6 +73,7 @@ func copyBlocks(blocks []*Block) ([]*Block, error) {
 	for i, block := range blocks {
 		result[i] = copies.next(block)
 	}
+	copies.runs.retained()
 	return result, nil
 }
 
@@ -92,12 +93,14 @@ func (b *Block) appendTreeValues(values []Array, counts *treeCounts) []Array {
 }
 
 // blockCopies hands out the copied values and the memory of the copied blocks and of their
-// components and gradients lists, in the order copyBlocks asked the values.
+// components and gradients lists, in the order copyBlocks asked the values; runs counts the
+// references the copies take to their labels.
 type blockCopies struct {
 	values     []Array
 	blocks     []Block
 	components []*ArrayLabels
 	gradients  []Gradient
+	runs       labelsRuns
 }
 
 // next makes the copy of source, with its gradients, from the next values.
@@ -112,7 +115,11 @@ func (c *blockCopies) next(source *Block) *Block {
 	copy(block.components, source.components)
 	c.components = c.components[count:]
 	block.properties = source.properties
-	block.retainLabels()
+	c.runs.retain(0, block.samples)
+	for _, component := range block.components {
+		c.runs.retain(2, component)
+	}
+	c.runs.retain(1, block.properties)
 	count = len(source.gradients)
 	block.gradients = c.gradients[:0:count]
 	c.gradients = c.gradients[count:]
