@@ -5,10 +5,11 @@
  *
  * Usage: map_read_bench [--quick] [--list] [PATTERN...]
  *
- * The map has N blocks (N = 10 and 1,000) of 10 samples x one component axis of 3 x 4
- * properties, f64, over the caller's arrays (bench_dense_map_new). One read of the map, the
- * timed operation, is for each block: mts_tensormap_block_by_id, mts_block_labels of its
- * samples and of its properties (each given back with mts_labels_free), and mts_block_data.
+ * The map has N blocks (N = 10 and 1,000; also 1 and 100 for the sums below) of 10 samples x
+ * one component axis of 3 x 4 properties, f64, over the caller's arrays (bench_dense_map_new).
+ * One read of the map, the timed operation, is for each block: mts_tensormap_block_by_id,
+ * mts_block_labels of its samples and of its properties (each given back with
+ * mts_labels_free), and mts_block_data.
  * Cases, by where the map comes from (made before the timer), each reading the same map again
  * and again:
  *   read_all_made_N     the map as mts_tensormap made it from blocks made with mts_block
@@ -231,6 +232,10 @@ static int run_make_free(void *context, uint64_t n, double *elapsed_ns) {
      &(struct read_case){.blocks = N, .source = COPY}},                                                              \
     {"read_once_loaded_" #N, "the first read of every block of new loads of it", "map", run_read_once,      \
      &(struct read_case){.blocks = N, .source = LOADED}},                                                            \
+    MAKE_CASES(N)
+
+/* The copy or load + (read +) free sums, also run over a sweep of sizes. */
+#define MAKE_CASES(N)                                                                                         \
     {"copy_read_free_" #N, "mts_tensormap_copy + read every block + free", "map", run_make_read_free,     \
      &(struct read_case){.blocks = N, .source = COPY}},                                                              \
     {"load_read_free_" #N, "mts_tensormap_load_buffer + read every block + free", "map",                  \
@@ -241,7 +246,9 @@ static int run_make_free(void *context, uint64_t n, double *elapsed_ns) {
      &(struct read_case){.blocks = N, .source = LOADED}}
 
 static const bench_case CASES[] = {
+    MAKE_CASES(1),
     READ_CASES(10),
+    MAKE_CASES(100),
     READ_CASES(1000),
     {"keys_made_10", "mts_tensormap_keys + mts_labels_free, a map of 10 made with mts_tensormap", "call", run_keys,
      &(struct read_case){.blocks = 10, .source = MADE}},
