@@ -97,6 +97,25 @@ static inline int mtsgo_unseen_c_tensormap(const struct mts_tensormap_t *tensor)
     return __atomic_load_n(&tensor->record.handle, __ATOMIC_ACQUIRE) == 0 && tensor->keys != NULL;
 }
 
+/* How many blocks ahead the passes over the blocks of a tensor map fetch the part of the
+ * records they read next: the records of a large map are not in cache (100,000 block records
+ * are 25 MiB), and each pass reads one part of every record, which waits for memory when the
+ * loop asks for it. */
+#define MTSGO_PREFETCH_AHEAD 8
+
+/* Fetches the `bytes` bytes at `offset` in the record of block i + MTSGO_PREFETCH_AHEAD into
+ * the cache, when there is such a block (a NULL one is left to the checks). */
+static inline void mtsgo_prefetch_block(struct mts_block_t *const *blocks, uintptr_t i, uintptr_t count,
+                                        size_t offset, size_t bytes) {
+    if (i + MTSGO_PREFETCH_AHEAD < count && blocks[i + MTSGO_PREFETCH_AHEAD] != NULL) {
+        const char *at = (const char *)blocks[i + MTSGO_PREFETCH_AHEAD] + offset;
+        for (size_t line = 0; line < bytes; line += 64) {
+            __builtin_prefetch(at + line);
+        }
+        __builtin_prefetch(at + bytes - 1); /* records are not aligned to cache lines */
+    }
+}
+
 /* Tells whether two labels have the same dimension names. */
 static inline int mtsgo_same_names(const struct mts_labels_t *a, const struct mts_labels_t *b) {
     if (a == b || (a->names_id != 0 && a->names_id == b->names_id)) {

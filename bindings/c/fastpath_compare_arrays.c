@@ -1,6 +1,7 @@
 /* compareArrays (internal/core/array_description.go) over C arrays, in C: the fast paths of
  * mts_tensormap and mts_block_add_gradient ask the arrays what Go would, in the same order; and
  * describeArray of one C array asked from Go in one call (cArray.Describe). */
+#include <stddef.h>
 #include <string.h>
 
 #include "fastpath.h"
@@ -44,6 +45,7 @@ int64_t mtsgo_compare_blocks(struct mts_block_t *const *blocks, uintptr_t count,
         return 0;
     }
     for (uintptr_t i = 1; i < count; i++) {
+        mtsgo_prefetch_block(blocks, i, count, offsetof(struct mts_block_t, values), sizeof(struct mts_array_t));
         if (!describe(&blocks[i]->values, &out->other, &out->failure) || !same(&out->first, &out->other)) {
             return (int64_t)i;
         }

@@ -5,6 +5,7 @@
  * saw is freed in C, and its keys and blocks are read in C. Every other case goes to the Go
  * body, before anything is asked; the errors found after asking are worded by Go
  * (mtsgo_tensormap_refused) from what C asked. */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "_cgo_export.h"
@@ -28,6 +29,7 @@ static int plain_blocks(struct mts_block_t *const *blocks, uintptr_t count) {
     const struct mts_block_t *first = blocks[0];
     for (uintptr_t i = 0; i < count; i++) {
         struct mts_block_t *block = blocks[i];
+        mtsgo_prefetch_block(blocks, i, count, 0, offsetof(struct mts_block_t, components));
         if (block == NULL || block->held || block->claimed == call ||
             __atomic_load_n(&block->record.handle, __ATOMIC_ACQUIRE) != 0 ||
             block->components_count != first->components_count ||

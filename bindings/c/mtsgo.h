@@ -216,15 +216,25 @@ struct mtsgo_labels_index {
 };
 
 struct mts_labels_t {
+    /* The fields read to take labels into a block or tensor map (mtsgo_plain_labels, the
+     * shape and names checks) come first, within the first 64 bytes: a code making blocks over
+     * many labels pays one cache miss per labels for them, not three. */
     struct mtsgo_record record;
     uint64_t references; /* atomic; C references (MTSGO_REFERENCES): the last one releases everything */
-    const char *const *names; /* one malloc'd block with the strings; NULL without dimensions */
     /* Labels made in C one after the other with the same names (the samples of each
      * structure) share a number, so that comparing their names costs one comparison
      * (mtsgo_same_names); 0 when unknown (labels made in Go). */
     uint64_t names_id;
     uintptr_t size;
     uintptr_t count;
+    /* Set when the values array is the library's own labels values (core.ReadOnlyLabelsValues),
+     * which live on the CPU: C knows their device without a call into Go, and `array` is
+     * exported lazily. */
+    int cpu_values;
+    /* Set with `exported` when the rows C checked increase all along: Go takes the check
+     * (distinct, sorted or not) instead of doing it again. */
+    int exported_sorted;
+    const char *const *names; /* one malloc'd block with the strings; NULL without dimensions */
     const int32_t *values;    /* atomic; the CPU values once read, else NULL */
     /* the values array as given, for mts_labels_values; for the library's own values
      * (cpu_values), zero until first asked for (mtsgo_labels_export_values), ptr stored last */
@@ -237,13 +247,6 @@ struct mts_labels_t {
     /* Set when the values array is to be destroyed with the record: labels made in C, whose
      * array Go let go of (cArray.labels) or never saw. */
     int array_released;
-    /* Set with `exported` when the rows C checked increase all along: Go takes the check
-     * (distinct, sorted or not) instead of doing it again. */
-    int exported_sorted;
-    /* Set when the values array is the library's own labels values (core.ReadOnlyLabelsValues),
-     * which live on the CPU: C knows their device without a call into Go, and `array` is
-     * exported lazily. */
-    int cpu_values;
     /* The hash index of the rows, published once Go built it for a lookup, so that
      * mts_labels_position looks rows up in C (fastpath_position.c). */
     struct mtsgo_labels_index index;
