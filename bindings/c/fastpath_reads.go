@@ -35,30 +35,61 @@ func publishBlockView(record *C.struct_mts_block_t, block *core.Block) bool {
 
 // publishBlockViewLocked is publishBlockView under listsLock.
 func publishBlockViewLocked(record *C.struct_mts_block_t, block *core.Block) bool {
-	published := (*int32)(unsafe.Pointer(&record.published))
-	if state := atomic.LoadInt32(published); state != 0 {
+	if state := atomic.LoadInt32((*int32)(unsafe.Pointer(&record.published))); state != 0 {
 		return state > 0 // another thread published it
 	}
-	if record.lent != 0 {
-		return false // read from the record (c_block) until it stops lending
-	}
-	components := block.Components()
-	view, err := arrayView(block.Values())
-	if len(components) > C.MTSGO_FASTPATH_BLOCK_COMPONENTS || err != nil {
-		atomic.StoreInt32(published, -1)
+	if !viewable(record, block) {
 		return false
 	}
-	record.samples = holdLabels(block.Samples())
-	for i, labels := range components {
-		record.components[i] = holdLabels(labels)
+	var list [C.MTSGO_FASTPATH_BLOCK_COMPONENTS + 2]*core.ArrayLabels
+	var buffer [len(list)]*C.struct_mts_labels_t
+	held := buffer[:0]
+	for _, labels := range appendViewLabels(list[:0], block) {
+		held = append(held, holdLabels(labels))
 	}
-	record.components_count = C.uintptr_t(len(components))
-	record.properties = holdLabels(block.Properties())
-	if c, ok := block.Values().(*cArray); !ok || c.raw != &record.values {
-		storeOut(&record.values, view) // the record of a block made in C holds the array itself
-	}
-	atomic.StoreInt32(published, 1)
+	setView(record, block, held)
 	return true
+}
+
+// viewable tells whether a block's record, not published yet, can describe the block: not
+// while it lends (read from the record, c_block), and never (published set to -1) with more
+// components than a record holds or values Go made.
+func viewable(record *C.struct_mts_block_t, block *core.Block) bool {
+	if record.lent != 0 {
+		return false
+	}
+	if len(block.Components()) > C.MTSGO_FASTPATH_BLOCK_COMPONENTS || arrayGiven(block.Values()) == nil {
+		atomic.StoreInt32((*int32)(unsafe.Pointer(&record.published)), -1)
+		return false
+	}
+	return true
+}
+
+// appendViewLabels appends the labels a block's view holds, in the order setView takes their
+// records: samples, components, properties.
+func appendViewLabels(list []*core.ArrayLabels, block *core.Block) []*core.ArrayLabels {
+	list = append(list, block.Samples())
+	list = append(list, block.Components()...)
+	return append(list, block.Properties())
+}
+
+// setView publishes the view of a viewable block in its record, labels the records of the
+// block's labels (appendViewLabels), each holding a reference for the view.
+func setView(record *C.struct_mts_block_t, block *core.Block, labels []*C.struct_mts_labels_t) {
+	components := len(block.Components())
+	record.samples = labels[0]
+	for i := range components {
+		record.components[i] = labels[1+i]
+	}
+	record.components_count = C.uintptr_t(components)
+	record.properties = labels[components+1]
+	if raw := arrayGiven(block.Values()); raw != &record.values {
+		// (the record of a block made in C holds the array itself)
+		view := *raw
+		view.destroy = nil // a view: the block keeps the array
+		storeOut(&record.values, view)
+	}
+	atomic.StoreInt32((*int32)(unsafe.Pointer(&record.published)), 1)
 }
 
 // holdLabels gives the record of labels, as shareLabels does, with a reference that is not a
@@ -152,11 +183,39 @@ func publishAhead(tensor *C.struct_mts_tensormap_t, blocks []*core.Block, from i
 	blockRecordsOf(wanted[:count], records[:count])
 	listsLock.Lock()
 	defer listsLock.Unlock()
+	// The views to publish, and the records of all their labels made together.
+	ahead := &publishingAhead
 	for k, record := range records[:count] {
 		record.held = 1 // as borrowedBlockRecord: the tensor map's block
-		publishBlockViewLocked(record, wanted[k])
+		if atomic.LoadInt32((*int32)(unsafe.Pointer(&record.published))) == 0 && viewable(record, wanted[k]) {
+			ahead.viewed = append(ahead.viewed, k)
+			ahead.labels = appendViewLabels(ahead.labels, wanted[k])
+		}
+	}
+	held := ahead.held[:len(ahead.labels)]
+	referLabelsAll(ahead.labels, 1, held)
+	for _, k := range ahead.viewed {
+		own := len(wanted[k].Components()) + 2
+		setView(records[k], wanted[k], held[:own])
+		held = held[own:]
+	}
+	clear(ahead.labels) // keeps no labels alive
+	ahead.labels, ahead.viewed = ahead.labels[:0], ahead.viewed[:0]
+	for k, record := range records[:count] {
 		listBlockView(tensor, len(blocks), at[k], record)
 	}
+}
+
+// publishingAhead is the room publishAhead works in, under listsLock, made once.
+var publishingAhead struct {
+	viewed []int               // the blocks whose views are published, by index
+	labels []*core.ArrayLabels // their labels (appendViewLabels), one block after the other
+	held   [readAhead * (C.MTSGO_FASTPATH_BLOCK_COMPONENTS + 2)]*C.struct_mts_labels_t
+}
+
+func init() {
+	publishingAhead.viewed = make([]int, 0, readAhead)
+	publishingAhead.labels = make([]*core.ArrayLabels, 0, len(publishingAhead.held))
 }
 
 // mtsgo_tensormap_keys_view is mts_tensormap_keys for the reads fast path, for a tensor map

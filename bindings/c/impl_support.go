@@ -76,18 +76,27 @@ func createArrayWith(callback C.mts_create_array_callback_t) core.CreateArray {
 
 // arrayView gives the mts_array_t C gave for an array, with destroy NULL: the holder keeps it.
 func arrayView(array core.Array) (C.struct_mts_array_t, error) {
-	var view C.struct_mts_array_t
-	switch a := array.(type) {
-	case *cArray:
-		view = *a.raw
-	case *cHeldGoArray:
-		view = a.raw
-	default:
-		return view, core.Errorf(core.InternalError, "this block's values were not given through the C API")
+	raw := arrayGiven(array)
+	if raw == nil {
+		return C.struct_mts_array_t{}, errNotGivenThroughC
 	}
+	view := *raw
 	view.destroy = nil
 	return view, nil
 }
+
+// arrayGiven is the mts_array_t C gave for an array, nil for an array Go made.
+func arrayGiven(array core.Array) *C.struct_mts_array_t {
+	switch a := array.(type) {
+	case *cArray:
+		return a.raw
+	case *cHeldGoArray:
+		return &a.raw
+	}
+	return nil
+}
+
+var errNotGivenThroughC = core.Errorf(core.InternalError, "this block's values were not given through the C API")
 
 // storeOut writes v into a C caller's output without Go's write barrier, which reads the old
 // content of the memory it overwrites, during a garbage collection, as a pointer to mark: an

@@ -69,6 +69,21 @@ struct mts_labels_t *mtsgo_labels_alloc_packed(const char *text, const size_t *l
     return labels;
 }
 
+uintptr_t mtsgo_labels_alloc_packed_many(const char *text, const size_t *lengths, const uintptr_t *sizes,
+                                         uintptr_t count, struct mts_labels_t **records) {
+    for (uintptr_t i = 0; i < count; i++) {
+        records[i] = mtsgo_labels_alloc_packed(text, lengths, sizes[i]);
+        if (records[i] == NULL) {
+            return i;
+        }
+        for (uintptr_t n = 0; n < sizes[i]; n++) {
+            text += lengths[n];
+        }
+        lengths += sizes[i];
+    }
+    return count;
+}
+
 void mtsgo_labels_dispose(struct mts_labels_t *labels) {
     DLManagedTensorVersioned *exported = labels->exported;
     if (exported != NULL && exported->deleter != NULL) {

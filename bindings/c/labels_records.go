@@ -45,6 +45,14 @@ type labelsObject struct {
 // more than making the rest of the record, and the labels of a block C reads may never be.
 func fillLabelsRecord(record *C.struct_mts_labels_t, labels *core.ArrayLabels, callerArray, publishValues bool) {
 	object := &labelsObject{labels: labels}
+	fillLabelsRecordWith(record, object, callerArray, publishValues)
+	record.record.handle = C.uintptr_t(newHandle(object))
+}
+
+// fillLabelsRecordWith is fillLabelsRecord for the object of the labels, all but the record's
+// handle, which names the object.
+func fillLabelsRecordWith(record *C.struct_mts_labels_t, object *labelsObject, callerArray, publishValues bool) {
+	labels := object.labels
 	record.references = C.MTSGO_CALLER_REFERENCE
 	record.size = C.uintptr_t(labels.Size())
 	record.count = C.uintptr_t(labels.Count())
@@ -62,7 +70,6 @@ func fillLabelsRecord(record *C.struct_mts_labels_t, labels *core.ArrayLabels, c
 		object.publish(record, cpu)
 	}
 	record.record.magic = C.uint64_t(labelsRecord)
-	record.record.handle = C.uintptr_t(newHandle(object))
 }
 
 // mtsgo_labels_export_values exports the library's own values array of labels (cpu_values)
@@ -128,6 +135,54 @@ func newLabelsRecord(labels *core.ArrayLabels, publishValues bool) *C.struct_mts
 	return record
 }
 
+// newLabelsRecords is newLabelsRecord (values not published) for many labels, into records:
+// one call into C allocates them all and one lock of the handles names them all, where the
+// first read of the blocks of a loaded map crossed into C and took the lock for each of their
+// labels.
+func newLabelsRecords(all []*core.ArrayLabels, records []*C.struct_mts_labels_t) {
+	if len(all) == 0 {
+		return
+	}
+	bytes, names := 0, 0
+	for _, labels := range all {
+		for _, name := range labels.Names() {
+			bytes += len(name)
+		}
+		names += len(labels.Names())
+	}
+	packed := make([]byte, 0, bytes+1)      // never empty, so &packed[0] exists
+	lengths := make([]C.size_t, 0, names+1) // the same
+	sizes := make([]C.uintptr_t, len(all))
+	for i, labels := range all {
+		for _, name := range labels.Names() {
+			packed = append(packed, name...)
+			lengths = append(lengths, C.size_t(len(name)))
+		}
+		sizes[i] = C.uintptr_t(len(labels.Names()))
+	}
+	packed, lengths = append(packed, 0), append(lengths, 0)
+	made := int(C.mtsgo_labels_alloc_packed_many((*C.char)(unsafe.Pointer(&packed[0])), &lengths[0], &sizes[0],
+		C.uintptr_t(len(all)), &records[0]))
+	if made != len(all) {
+		for _, record := range records[:made] {
+			C.mtsgo_labels_dispose(record)
+		}
+		panic(core.Errorf(core.InternalError, "out of memory allocating %d labels records", len(all)))
+	}
+	objects := make([]labelsObject, len(all))
+	for i, labels := range all {
+		objects[i].labels = labels
+		values, isC := labels.Array().(*cArray)
+		if isC {
+			records[i].array = *values.raw
+		}
+		fillLabelsRecordWith(records[i], &objects[i], isC, false)
+	}
+	newHandles(len(all), func(i int) any { return &objects[i] }, func(i int, handle objectHandle) {
+		records[i].record.handle = C.uintptr_t(handle)
+	})
+}
+
 // adoptLabels gives C the record of new labels the core built, taking over the core's
 // reference.
 func adoptLabels(labels *core.ArrayLabels) *C.struct_mts_labels_t {
@@ -162,6 +217,95 @@ func referLabels(labels *core.ArrayLabels, reference uint64) *C.struct_mts_label
 		// Another thread attached a record first: use that one.
 		disposeLabelsRecord(record)
 		labels.Release()
+	}
+}
+
+// maxReferredLabels is the most labels referNewLabels takes at once.
+const maxReferredLabels = 256
+
+// referLabelsAll is referLabels for many labels, each listing adding reference to its
+// record's count, into records: the records missing are made together (referNewLabels).
+func referLabelsAll(all []*core.ArrayLabels, reference uint64, records []*C.struct_mts_labels_t) {
+	missing := false
+	for i, labels := range all {
+		records[i] = nil
+		if labels.View().Record() != nil {
+			records[i] = referLabels(labels, reference)
+		} else {
+			missing = true
+		}
+	}
+	for len(all) > 0 && missing {
+		batch := min(len(all), maxReferredLabels)
+		referNewLabels(all[:batch], reference, records[:batch])
+		all, records = all[batch:], records[batch:]
+	}
+}
+
+// referNewLabels fills the records referLabelsAll left nil: those of labels without a record,
+// made together (newLabelsRecords), one for labels listed more than once. Apart, so that the
+// batches of labels that all have records do not clear its tables.
+func referNewLabels(all []*core.ArrayLabels, reference uint64, records []*C.struct_mts_labels_t) {
+	var distinct distinctLabels
+	var fresh [maxReferredLabels]*core.ArrayLabels // the labels without a record, once each
+	var listings [maxReferredLabels]uint64         // how many times each of them is listed
+	var freshAt [maxReferredLabels]int16           // for each listing: its labels in fresh, or -1
+	count := 0
+	for i, labels := range all {
+		freshAt[i] = -1
+		if records[i] != nil {
+			continue
+		}
+		if labels.View().Record() != nil { // made meanwhile
+			records[i] = referLabels(labels, reference)
+			continue
+		}
+		k := distinct.number(labels, count)
+		if k == count {
+			fresh[count] = labels
+			count++
+		}
+		listings[k]++
+		freshAt[i] = int16(k)
+	}
+	var made [maxReferredLabels]*C.struct_mts_labels_t
+	newLabelsRecords(fresh[:count], made[:count])
+	for k, labels := range fresh[:count] {
+		labels.Retain() // the record's reference
+		made[k].references = C.uint64_t(listings[k] * reference)
+		if !labels.View().Attach(unsafe.Pointer(made[k])) {
+			// Another thread attached a record first: use that one.
+			disposeLabelsRecord(made[k])
+			labels.Release()
+			made[k] = referLabels(labels, listings[k]*reference)
+		}
+	}
+	for i, k := range freshAt[:len(all)] {
+		if k >= 0 {
+			records[i] = made[k]
+		}
+	}
+}
+
+// distinctLabels numbers the distinct labels of a batch by their address, in an open
+// addressing table twice as large as the batch.
+type distinctLabels struct {
+	labels  [2 * maxReferredLabels]*core.ArrayLabels
+	numbers [2 * maxReferredLabels]int16
+}
+
+// number gives the number of labels: the one given the first time they were seen, else next.
+func (d *distinctLabels) number(labels *core.ArrayLabels, next int) int {
+	const mask = 2*maxReferredLabels - 1
+	slot := int(uint64(uintptr(unsafe.Pointer(labels))) * 0x9e3779b97f4a7c15 >> 55 & mask)
+	for ; ; slot = (slot + 1) & mask {
+		switch d.labels[slot] {
+		case nil:
+			d.labels[slot], d.numbers[slot] = labels, int16(next)
+			return next
+		case labels:
+			return int(d.numbers[slot])
+		}
 	}
 }
 

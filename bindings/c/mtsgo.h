@@ -271,6 +271,12 @@ struct mts_labels_t *mtsgo_labels_alloc(const char *const *names, uintptr_t size
  * Go, whose names get no number). */
 struct mts_labels_t *mtsgo_labels_alloc_packed(const char *text, const size_t *lengths, uintptr_t size);
 
+/* mtsgo_labels_alloc_packed for `count` records at once, into records: the names of record i
+ * are the sizes[i] strings after those of the records before it. Returns how many were made,
+ * fewer than count when memory ran out. */
+uintptr_t mtsgo_labels_alloc_packed_many(const char *text, const size_t *lengths, const uintptr_t *sizes,
+                                         uintptr_t count, struct mts_labels_t **records);
+
 /* Frees the names and the record, after deleting the export the record still holds and
  * destroying the values array when marked released, in that order (the export views it). */
 void mtsgo_labels_dispose(struct mts_labels_t *labels);
