@@ -85,8 +85,7 @@ func setView(record *C.struct_mts_block_t, block *core.Block, labels []*C.struct
 	record.properties = labels[components+1]
 	if raw := arrayGiven(block.Values()); raw != &record.values {
 		// (the record of a block made in C holds the array itself)
-		view := *raw
-		view.destroy = nil // a view: the block keeps the array
+		view, _ := arrayView(block.Values()) // viewable: given through C
 		storeOut(&record.values, view)
 	}
 	atomic.StoreInt32((*int32)(unsafe.Pointer(&record.published)), 1)

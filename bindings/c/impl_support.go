@@ -78,7 +78,8 @@ func createArrayWith(callback C.mts_create_array_callback_t) core.CreateArray {
 func arrayView(array core.Array) (C.struct_mts_array_t, error) {
 	raw := arrayGiven(array)
 	if raw == nil {
-		return C.struct_mts_array_t{}, errNotGivenThroughC
+		return C.struct_mts_array_t{}, core.Errorf(core.InternalError,
+			"this block's values were not given through the C API")
 	}
 	view := *raw
 	view.destroy = nil
@@ -95,8 +96,6 @@ func arrayGiven(array core.Array) *C.struct_mts_array_t {
 	}
 	return nil
 }
-
-var errNotGivenThroughC = core.Errorf(core.InternalError, "this block's values were not given through the C API")
 
 // storeOut writes v into a C caller's output without Go's write barrier, which reads the old
 // content of the memory it overwrites, during a garbage collection, as a pointer to mark: an

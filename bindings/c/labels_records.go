@@ -127,12 +127,20 @@ func newLabelsRecord(labels *core.ArrayLabels, publishValues bool) *C.struct_mts
 	if record == nil {
 		panic(core.Errorf(core.InternalError, "out of memory allocating a labels record"))
 	}
-	values, isC := labels.Array().(*cArray)
+	object := &labelsObject{labels: labels}
+	fillNewLabelsRecord(record, object, publishValues)
+	record.record.handle = C.uintptr_t(newHandle(object))
+	return record
+}
+
+// fillNewLabelsRecord fills a record newLabelsRecord or newLabelsRecords allocated, all but its
+// handle: a C values array is kept as the caller gave it.
+func fillNewLabelsRecord(record *C.struct_mts_labels_t, object *labelsObject, publishValues bool) {
+	values, isC := object.labels.Array().(*cArray)
 	if isC {
 		record.array = *values.raw
 	}
-	fillLabelsRecord(record, labels, isC, publishValues)
-	return record
+	fillLabelsRecordWith(record, object, isC, publishValues)
 }
 
 // newLabelsRecords is newLabelsRecord (values not published) for many labels, into records:
@@ -143,26 +151,12 @@ func newLabelsRecords(all []*core.ArrayLabels, records []*C.struct_mts_labels_t)
 	if len(all) == 0 {
 		return
 	}
-	bytes, names := 0, 0
-	for _, labels := range all {
-		for _, name := range labels.Names() {
-			bytes += len(name)
-		}
-		names += len(labels.Names())
-	}
-	packed := make([]byte, 0, bytes+1)      // never empty, so &packed[0] exists
-	lengths := make([]C.size_t, 0, names+1) // the same
 	sizes := make([]C.uintptr_t, len(all))
 	for i, labels := range all {
-		for _, name := range labels.Names() {
-			packed = append(packed, name...)
-			lengths = append(lengths, C.size_t(len(name)))
-		}
 		sizes[i] = C.uintptr_t(len(labels.Names()))
 	}
-	packed, lengths = append(packed, 0), append(lengths, 0)
-	made := int(C.mtsgo_labels_alloc_packed_many((*C.char)(unsafe.Pointer(&packed[0])), &lengths[0], &sizes[0],
-		C.uintptr_t(len(all)), &records[0]))
+	text, lengths := packStringLists(len(all), func(i int) []string { return all[i].Names() })
+	made := int(C.mtsgo_labels_alloc_packed_many(text, lengths, &sizes[0], C.uintptr_t(len(all)), &records[0]))
 	if made != len(all) {
 		for _, record := range records[:made] {
 			C.mtsgo_labels_dispose(record)
@@ -172,11 +166,7 @@ func newLabelsRecords(all []*core.ArrayLabels, records []*C.struct_mts_labels_t)
 	objects := make([]labelsObject, len(all))
 	for i, labels := range all {
 		objects[i].labels = labels
-		values, isC := labels.Array().(*cArray)
-		if isC {
-			records[i].array = *values.raw
-		}
-		fillLabelsRecordWith(records[i], &objects[i], isC, false)
+		fillNewLabelsRecord(records[i], &objects[i], false)
 	}
 	newHandles(len(all), func(i int) any { return &objects[i] }, func(i int, handle objectHandle) {
 		records[i].record.handle = C.uintptr_t(handle)
@@ -220,8 +210,9 @@ func referLabels(labels *core.ArrayLabels, reference uint64) *C.struct_mts_label
 	}
 }
 
-// maxReferredLabels is the most labels referNewLabels takes at once.
-const maxReferredLabels = 256
+// maxReferredLabels is the most labels referNewLabels takes at once: half the slots of its
+// table of distinct labels.
+const maxReferredLabels = 1 << (distinctSlotBits - 1)
 
 // referLabelsAll is referLabels for many labels, each listing adding reference to its
 // record's count, into records: the records missing are made together (referNewLabels).
@@ -287,17 +278,20 @@ func referNewLabels(all []*core.ArrayLabels, reference uint64, records []*C.stru
 	}
 }
 
+// distinctSlotBits sizes the table of distinctLabels: twice as many slots as a batch has labels.
+const distinctSlotBits = 9
+
 // distinctLabels numbers the distinct labels of a batch by their address, in an open
-// addressing table twice as large as the batch.
+// addressing table.
 type distinctLabels struct {
-	labels  [2 * maxReferredLabels]*core.ArrayLabels
-	numbers [2 * maxReferredLabels]int16
+	labels  [1 << distinctSlotBits]*core.ArrayLabels
+	numbers [1 << distinctSlotBits]int16
 }
 
 // number gives the number of labels: the one given the first time they were seen, else next.
 func (d *distinctLabels) number(labels *core.ArrayLabels, next int) int {
-	const mask = 2*maxReferredLabels - 1
-	slot := int(uint64(uintptr(unsafe.Pointer(labels))) * 0x9e3779b97f4a7c15 >> 55 & mask)
+	const mask = 1<<distinctSlotBits - 1
+	slot := int(uint64(uintptr(unsafe.Pointer(labels))) * 0x9e3779b97f4a7c15 >> (64 - distinctSlotBits))
 	for ; ; slot = (slot + 1) & mask {
 		switch d.labels[slot] {
 		case nil:

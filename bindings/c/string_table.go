@@ -30,17 +30,28 @@ func packStrings(strings []string) (text *C.char, lengths *C.size_t) {
 	if len(strings) == 0 {
 		return nil, nil
 	}
-	total := 0
-	for _, s := range strings {
-		total += len(s)
+	return packStringLists(1, func(int) []string { return strings })
+}
+
+// packStringLists is packStrings for count lists of strings (list(i)), one list after the
+// other; both pointers are never nil.
+func packStringLists(count int, list func(i int) []string) (text *C.char, lengths *C.size_t) {
+	bytes, strings := 0, 0
+	for i := range count {
+		for _, s := range list(i) {
+			bytes += len(s)
+		}
+		strings += len(list(i))
 	}
-	packed := make([]byte, 0, total+1)
-	sizes := make([]C.size_t, len(strings))
-	for i, s := range strings {
-		packed = append(packed, s...)
-		sizes[i] = C.size_t(len(s))
+	packed := make([]byte, 0, bytes+1)      // never empty, so &packed[0] exists
+	sizes := make([]C.size_t, 0, strings+1) // the same
+	for i := range count {
+		for _, s := range list(i) {
+			packed = append(packed, s...)
+			sizes = append(sizes, C.size_t(len(s)))
+		}
 	}
-	packed = append(packed, 0) // never empty, so &packed[0] exists
+	packed, sizes = append(packed, 0), append(sizes, 0)
 	return (*C.char)(unsafe.Pointer(&packed[0])), &sizes[0]
 }
 
