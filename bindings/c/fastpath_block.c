@@ -152,7 +152,6 @@ struct mts_block_t *mtsgo_c_block(struct mts_array_t data, const struct mts_labe
                                  go_properties, &asked);
     }
     block->values = data;
-    block->device = asked.devices[0];
     block->samples = go_samples;
     for (uintptr_t i = 0; i < count; i++) {
         block->components[i] = go_components[i];

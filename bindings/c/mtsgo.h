@@ -330,7 +330,6 @@ struct mts_block_t {
     const char *const *gradients; /* parameters in insertion order: one malloc'd block, or NULL */
     uintptr_t gradients_count;
     struct mts_array_t values;
-    DLDevice device;
     uintptr_t lent_index;
     struct mts_block_t *parent; /* for a gradient added in C, its block: Go makes them together */
     /* Set by Go (atomically) for a block it holds and does not lend (fastpath_reads.go): 1 once

@@ -11,10 +11,13 @@
  * calloc and free for block records (map_cycle_bench), and a small map's free a fifth of its
  * time in free for its own record (glibc's free takes a lock-prefixed exchange once a process
  * has threads, as every process with Go has). Each thread keeps up to POOLED_BLOCKS of the
- * block records it freed (about 4 MiB at most) and POOLED_MAPS of the records of tensor maps
+ * block records it freed (about 32 MiB at most: a map of 100,000 blocks made again after its
+ * free paid calloc and free for the five in six records a pool of 16,384 gave back, a tenth
+ * of map_pipeline_100000) and POOLED_MAPS of the records of tensor maps
  * of up to MTSGO_POOLED_MAP_BLOCKS blocks (about 0.5 MiB), which all have room for that many,
  * for the next ones it makes; further ones go back to malloc, and a thread's pools are freed
- * when the thread exits. The structs of the arrays the library makes (copies, created
+ * when the thread exits. A pool's list grows with what the thread frees: a thread that frees
+ * few records keeps a short one. The structs of the arrays the library makes (copies, created
  * arrays) are kept the same way, up to POOLED_ARRAYS (about 1.7 MiB): a copy of a tensor map
  * of small blocks spent a tenth of its time allocating and freeing them (map_read_bench,
  * copy_free_N). Under AddressSanitizer nothing is kept, so that a use after free is still
@@ -24,7 +27,7 @@
 #define POOLED_MAPS 0
 #define POOLED_ARRAYS 0
 #else
-#define POOLED_BLOCKS 16384
+#define POOLED_BLOCKS 131072
 #define POOLED_MAPS 4096
 #define POOLED_ARRAYS 16384
 #endif
@@ -32,8 +35,12 @@
 /* The size of a pooled tensor map record, with its room for blocks. */
 #define POOLED_MAP_SIZE (sizeof(struct mts_tensormap_t) + MTSGO_POOLED_MAP_BLOCKS * sizeof(struct mts_block_t *))
 
+/* The first length of a pool's list, doubled when full up to the pool's capacity. */
+#define POOL_FIRST_ROOM 1024u
+
 struct record_pool {
     unsigned count;
+    unsigned room; /* the list's length */
     void *records[];
 };
 
@@ -64,28 +71,38 @@ static void create_pools_key(void) {
     pthread_key_create(&pools_key, free_pools);
 }
 
-/* Makes the calling thread's pool of `capacity` records; NULL when out of memory or there is
- * none. Out of line: once per thread. */
+/* Makes the calling thread's pool of `capacity` records at most, or grows its full list
+ * (twice as long, up to capacity); NULL when out of memory or there is none, the pool
+ * unchanged. Out of line: once per thread and growth. */
 static __attribute__((noinline)) struct record_pool *make_pool(struct record_pool **pool, unsigned capacity) {
     if (capacity == 0) {
         return NULL;
     }
-    pthread_once(&pools_key_once, create_pools_key);
-    *pool = malloc(sizeof(struct record_pool) + capacity * sizeof(void *));
-    if (*pool != NULL) {
-        (*pool)->count = 0;
-        /* the key's value only marks the thread: free_pools reads the thread's own pools */
-        pthread_setspecific(pools_key, *pool);
+    unsigned room = *pool == NULL ? POOL_FIRST_ROOM : 2 * (*pool)->room;
+    room = room < capacity ? room : capacity;
+    struct record_pool *made = realloc(*pool, sizeof(struct record_pool) + room * sizeof(void *));
+    if (made == NULL) {
+        return NULL;
     }
-    return *pool;
+    if (*pool == NULL) {
+        pthread_once(&pools_key_once, create_pools_key);
+        made->count = 0;
+    }
+    made->room = room;
+    *pool = made;
+    /* the key's value only marks the thread: free_pools reads the thread's own pools */
+    pthread_setspecific(pools_key, made);
+    return made;
 }
 
-/* Keeps a freed record in the calling thread's pool of `capacity` records, made when needed;
- * 0 when the pool is full, out of memory or there is none: free it then. */
+/* Keeps a freed record in the calling thread's pool of `capacity` records, made or grown when
+ * needed; 0 when the pool is full, out of memory or there is none: free it then. */
 static inline int keep_record(struct record_pool **pool, unsigned capacity, void *record) {
-    struct record_pool *kept = *pool != NULL ? *pool : make_pool(pool, capacity);
-    if (kept == NULL || kept->count >= capacity) {
-        return 0;
+    struct record_pool *kept = *pool;
+    if (kept == NULL || kept->count >= kept->room) {
+        if ((kept != NULL && kept->room >= capacity) || (kept = make_pool(pool, capacity)) == NULL) {
+            return 0;
+        }
     }
     kept->records[kept->count++] = record;
     return 1;
