@@ -72,10 +72,10 @@ static void create_pools_key(void) {
 }
 
 /* Makes the calling thread's pool of `capacity` records at most, or grows its full list
- * (twice as long, up to capacity); NULL when out of memory or there is none, the pool
- * unchanged. Out of line: once per thread and growth. */
+ * (twice as long, up to capacity); NULL when it holds capacity already, memory ran out or
+ * there is none, the pool unchanged. Out of line: once per thread and growth. */
 static __attribute__((noinline)) struct record_pool *make_pool(struct record_pool **pool, unsigned capacity) {
-    if (capacity == 0) {
+    if (capacity == 0 || (*pool != NULL && (*pool)->room >= capacity)) {
         return NULL;
     }
     unsigned room = *pool == NULL ? POOL_FIRST_ROOM : 2 * (*pool)->room;
@@ -99,10 +99,8 @@ static __attribute__((noinline)) struct record_pool *make_pool(struct record_poo
  * needed; 0 when the pool is full, out of memory or there is none: free it then. */
 static inline int keep_record(struct record_pool **pool, unsigned capacity, void *record) {
     struct record_pool *kept = *pool;
-    if (kept == NULL || kept->count >= kept->room) {
-        if ((kept != NULL && kept->room >= capacity) || (kept = make_pool(pool, capacity)) == NULL) {
-            return 0;
-        }
+    if ((kept == NULL || kept->count >= kept->room) && (kept = make_pool(pool, capacity)) == NULL) {
+        return 0;
     }
     kept->records[kept->count++] = record;
     return 1;

@@ -38,10 +38,11 @@ func packStrings(strings []string) (text *C.char, lengths *C.size_t) {
 func packStringLists(count int, list func(i int) []string) (text *C.char, lengths *C.size_t) {
 	bytes, strings := 0, 0
 	for i := range count {
-		for _, s := range list(i) {
+		each := list(i)
+		for _, s := range each {
 			bytes += len(s)
 		}
-		strings += len(list(i))
+		strings += len(each)
 	}
 	packed := make([]byte, 0, bytes+1)      // never empty, so &packed[0] exists
 	sizes := make([]C.size_t, 0, strings+1) // the same
