@@ -18,7 +18,9 @@
 # a pattern ending with '$' matches the end of an id: `BENCH_ARGS='map_build_10$$'` runs
 # map_build_10 alone).
 # `make bench BENCH_PROGRAMS=io_bench` builds and runs one program only. BENCH_ROUNDS (default
-# 3) is the number of alternating runs of each side whose medians are compared (bench/run.sh).
+# 3) is the number of rounds: in each, every case runs in a process of its own on each side,
+# the two sides of a case one right after the other, and the rounds' medians are compared
+# (bench/run.sh).
 # BENCH_MALLOC (default steady) fixes glibc's allocator thresholds in both sides' binaries, so
 # that no case's time depends on what ran before it in its process; BENCH_MALLOC=default
 # leaves glibc as it starts (bench/run.sh says why).

@@ -166,23 +166,22 @@ void bench_print_row(FILE *out, const char *id, const char *description, const c
     fflush(out);
 }
 
+static int bench_wanted(const char *id, const bench_args *args);
+
 int bench_parse_args(int argc, char **argv, const bench_case *cases, size_t count, const char *extra,
                      bench_args *args) {
     args->options = bench_default_options();
     args->patterns = calloc((size_t)argc, sizeof *args->patterns);
     args->patterns_count = 0;
     args->extra = 0;
+    int list = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) {
             args->options = bench_quick_options();
         } else if (extra != NULL && strcmp(argv[i], extra) == 0) {
             args->extra = 1;
         } else if (strcmp(argv[i], "--list") == 0) {
-            for (size_t c = 0; c < count; c++) {
-                printf("%s\t%s\n", cases[c].id, cases[c].description);
-            }
-            bench_args_free(args);
-            return 0;
+            list = 1;
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "usage: %s [--quick] [--list]%s%s%s [PATTERN...]\n", argv[0],
                     extra != NULL ? " [" : "", extra != NULL ? extra : "", extra != NULL ? "]" : "");
@@ -191,6 +190,15 @@ int bench_parse_args(int argc, char **argv, const bench_case *cases, size_t coun
         } else {
             args->patterns[args->patterns_count++] = argv[i];
         }
+    }
+    if (list) {
+        for (size_t c = 0; c < count; c++) {
+            if (bench_wanted(cases[c].id, args)) {
+                printf("%s\t%s\n", cases[c].id, cases[c].description);
+            }
+        }
+        bench_args_free(args);
+        return 0;
     }
     return -1;
 }
@@ -212,16 +220,31 @@ void bench_print_preamble(const void *symbol, const char *timing) {
     fflush(stdout);
 }
 
-/* Whether id contains pattern, or ends with it when pattern ends with '$' (so that
- * "map_build_10$" picks that case alone, not map_build_10000 too). */
+/* Whether id contains pattern; a pattern starting with '^' must start the id, one ending with
+ * '$' must end it (so that "map_build_10$" picks that case alone, not map_build_10000 too, and
+ * "^map_build_10$" names one case whatever other ids end with it). */
 static int bench_matches(const char *id, const char *pattern) {
     size_t length = strlen(pattern);
-    if (length == 0 || pattern[length - 1] != '$') {
-        return strstr(id, pattern) != NULL;
+    int at_start = length > 0 && pattern[0] == '^';
+    int at_end = length > 0 && pattern[length - 1] == '$';
+    if (at_start) {
+        pattern++;
+        length--;
+    }
+    if (at_end && length > 0) {
+        length--;
     }
     size_t id_length = strlen(id);
-    length--;
-    return id_length >= length && strncmp(id + id_length - length, pattern, length) == 0;
+    if (at_start && at_end) {
+        return id_length == length && strncmp(id, pattern, length) == 0;
+    }
+    if (at_start) {
+        return strncmp(id, pattern, length) == 0;
+    }
+    if (at_end) {
+        return id_length >= length && strncmp(id + id_length - length, pattern, length) == 0;
+    }
+    return strstr(id, pattern) != NULL;
 }
 
 static int bench_wanted(const char *id, const bench_args *args) {

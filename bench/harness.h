@@ -81,16 +81,17 @@ typedef struct {
 /* What a program's command line asked for. */
 typedef struct {
     bench_options options;
-    const char **patterns; /* run the cases whose id contains one of them; all when none */
+    const char **patterns; /* run the cases matching one of them (bench_parse_args); all when none */
     int patterns_count;
     int extra; /* set when the program's own flag was given */
 } bench_args;
 
 /* Parses `[--quick] [--list] [EXTRA] [PATTERN...]`, EXTRA being the program's own flag (or
- * NULL). A case runs when its id contains a PATTERN, or ends with it when the PATTERN ends
- * with '$' (none given: every case). Returns -1 when the cases should run, otherwise the exit
- * code (after --list printed the cases, or after a usage message). Free the arguments with
- * bench_args_free. */
+ * NULL). A case runs when its id contains a PATTERN, starts with it when the PATTERN starts
+ * with '^', ends with it when the PATTERN ends with '$' (both: the id is the PATTERN); none
+ * given: every case. --list prints the id and description of each case that would run, and
+ * runs none. Returns -1 when the cases should run, otherwise the exit code (after --list, or
+ * after a usage message). Free the arguments with bench_args_free. */
 int bench_parse_args(int argc, char **argv, const bench_case *cases, size_t count, const char *extra,
                      bench_args *args);
 void bench_args_free(bench_args *args);

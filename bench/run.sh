@@ -5,12 +5,18 @@
 # usage: bench/run.sh OUT_DIR PROGRAM... [-- BENCH_ARGS...]
 #
 # A PROGRAM is the path of a pair of binaries without its suffix: PROGRAM-ours is built
-# against our library, PROGRAM-reference against the reference. Every binary gets BENCH_ARGS.
+# against our library, PROGRAM-reference against the reference. BENCH_ARGS holds options
+# (--quick...), given to every binary, and patterns, which pick the cases (bench/harness.h).
 #
-# The two sides run BENCH_ROUNDS times (default 3), taking turns, the reference first in odd
+# Each case runs in a process of its own, BENCH_ROUNDS times (default 3) on each side: in a
+# round, the two sides of a case run one right after the other, the reference first in odd
 # rounds and ours first in even ones; a row's median is the median of its medians over the
-# rounds. On a shared machine, whose speed drifts over seconds, one run of each side would
-# compare them under different conditions; rounds spread both over the same stretch of time.
+# rounds. On a shared machine, whose speed drifts over seconds and whose processes do not all
+# run at one speed, one run of each side would compare them under different conditions:
+# running each case of the two sides side by side, a few seconds apart, and in several rounds
+# spreads both over the same stretch of time. (Whole programs of one side after the other put
+# minutes between the two sides of a case: mts_block's ratio read 1.09 in one run and 0.28 in
+# the next.) A case alone in its process does not depend on what ran before it.
 #
 # Writes OUT_DIR/ours.tsv and OUT_DIR/reference.tsv (the rows of every program of that side,
 # one after the other, see bench/harness.h) and OUT_DIR/results.tsv, one line per operation:
@@ -27,9 +33,9 @@
 # over the baseline's median, for each library in its own run.
 #
 # BENCH_FASTPATH_CASES, when set, names the cases that show the fast paths of our library
-# (bindings/c/fastpath.h), as ID:FASTPATH words: for each fast path, a "plain" side then runs
-# our binaries with that fast path off (MTSGO_FASTPATHS=-FASTPATH) on its cases only, in the
-# same rounds, and a last table gives each case's gain, its plain median over ours
+# (bindings/c/fastpath.h), as ID:FASTPATH words: after the two sides of such a case, a "plain"
+# side runs it again on our binary with that fast path off (MTSGO_FASTPATHS=-FASTPATH), in
+# the same rounds, and a last table gives each case's gain, its plain median over ours
 # (OUT_DIR/plain-FASTPATH.tsv, and OUT_DIR/fastpaths.tsv, see bench/fastpaths.sh).
 #
 # BENCH_MALLOC picks the state of glibc's allocator in every binary of both sides: "steady"
@@ -39,7 +45,8 @@
 # until its adjustment has seen blocks that large, so a case paid page faults on every call
 # or not depending on what ran before it in the same process: the reference's time to build
 # a map of 10,000 blocks read 1.8 ms early in its process and 0.55 ms late. Steady, each case
-# times what the call costs in a process past its first large allocations, on both sides. A
+# times what the call costs in a process past its first large allocations, on both sides (its
+# warm-up calls make them). A
 # GLIBC_TUNABLES already set wins over both.
 #
 # Errors in our library are reported and do not fail the run (the library may not implement
@@ -78,10 +85,15 @@ case $rounds in
 '' | *[!0-9]* | 0) echo "BENCH_ROUNDS must be a positive number, got '$rounds'" >&2; exit 2 ;;
 esac
 
-# The options of BENCH_ARGS (--quick...), given to the plain sides with their cases' ids.
+# BENCH_ARGS split: the options (--quick...), given to every binary, and the patterns, which
+# pick the cases (bench/harness.h).
 options=()
+patterns=()
 for argument in "$@"; do
-    case $argument in --*) options+=("$argument") ;; esac
+    case $argument in
+    --*) options+=("$argument") ;;
+    *) patterns+=("$argument") ;;
+    esac
 done
 # The fast paths of BENCH_FASTPATH_CASES (ID:FASTPATH words), each once, in order.
 read -r -a fastpath_cases <<<"${BENCH_FASTPATH_CASES:-}"
@@ -90,45 +102,43 @@ for word in "${fastpath_cases[@]}"; do
     case " ${fastpaths[*]} " in *" ${word#*:} "*) ;; *) fastpaths+=("${word#*:}") ;; esac
 done
 
-# The ids of the cases of one fast path.
-cases_of() {
+# The fast paths whose cases hold this id, one a line.
+fastpaths_of() {
     local word
     for word in "${fastpath_cases[@]}"; do
-        [ "${word#*:}" = "$1" ] && echo "${word%%:*}"
+        [ "${word%%:*}" = "$1" ] && echo "${word#*:}"
     done
 }
 
-# Runs every program of one side, appending to OUT_DIR/SIDE.tsv; prints the failures
-# ("NAME exited with status N", one a line) on stdout. A side plain-FASTPATH runs our binaries
-# with that fast path off, on its cases only.
-run_side() {
-    local side=$1
-    shift
-    local program binary status suffix=$side
+# The ids of the cases of a program that BENCH_ARGS picks, one a line, as its reference binary
+# lists them (ours when that one can not list).
+cases_of_program() {
+    local listed
+    if ! listed=$("$1-reference" --list "${patterns[@]}" 2>/dev/null); then
+        listed=$("$1-ours" --list "${patterns[@]}" 2>/dev/null) || return 1
+    fi
+    printf '%s\n' "$listed" | cut -f1 | sed '/^$/d'
+}
+
+# Runs one case of one program on one side, appending to OUT_DIR/SIDE.tsv; prints the failure
+# ("NAME exited with status N") on stdout. A side plain-FASTPATH runs our binary with that
+# fast path off.
+run_case() {
+    local side=$1 program=$2 id=$3
+    local binary status suffix=$side
     local -a environment=()
     if [[ $side == plain-* ]]; then
         suffix=ours
         environment=("MTSGO_FASTPATHS=-${side#plain-}")
-        set -- "${options[@]}" $(cases_of "${side#plain-}")
     fi
-    for program in "${programs[@]}"; do
-        binary=$program-$suffix
-        echo "=== $side: $binary $*" >&2
-        env "${environment[@]}" "$binary" "$@" >>"$out/$side.tsv"
-        status=$?
-        if [ $status -ne 0 ]; then
-            echo "=== $side: $binary exited with status $status" >&2
-            echo "$(basename "$binary") exited with status $status"
-        fi
-    done
-}
-
-# Runs the plain side of every fast path.
-run_plain_sides() {
-    local fastpath
-    for fastpath in "${fastpaths[@]}"; do
-        run_side "plain-$fastpath"
-    done
+    binary=$program-$suffix
+    echo "=== $side: $binary $id" >&2
+    env "${environment[@]}" "$binary" "${options[@]}" "^$id\$" >>"$out/$side.tsv"
+    status=$?
+    if [ $status -ne 0 ]; then
+        echo "=== $side: $binary exited with status $status" >&2
+        echo "$(basename "$binary") exited with status $status"
+    fi
 }
 
 : >"$out/reference.tsv"
@@ -137,17 +147,33 @@ rm -f "$out"/plain-*.tsv
 reference_failures=""
 ours_failures=""
 plain_failures=""
+declare -A program_cases=()
+for program in "${programs[@]}"; do
+    if ! program_cases[$program]=$(cases_of_program "$program"); then
+        reference_failures+="$(basename "$program")-reference could not list its cases"$'\n'
+    fi
+done
+# Each case runs in a process of its own on each side, the two sides one right after the
+# other (the reference first in odd rounds, ours first in even ones), then with each fast path
+# that names it switched off: the host's drift then moves both sides of a case alike, and no
+# case's time depends on the cases that ran before it in its process.
 for ((round = 1; round <= rounds; round++)); do
     echo "=== round $round of $rounds" >&2
-    if ((round % 2 == 1)); then
-        reference_failures+=$(run_side reference "$@")$'\n'
-        ours_failures+=$(run_side ours "$@")$'\n'
-    fi
-    plain_failures+=$(run_plain_sides)$'\n'
-    if ((round % 2 == 0)); then
-        ours_failures+=$(run_side ours "$@")$'\n'
-        reference_failures+=$(run_side reference "$@")$'\n'
-    fi
+    for program in "${programs[@]}"; do
+        while read -r id; do
+            [ -n "$id" ] || continue
+            if ((round % 2 == 1)); then
+                reference_failures+=$(run_case reference "$program" "$id")$'\n'
+                ours_failures+=$(run_case ours "$program" "$id")$'\n'
+            else
+                ours_failures+=$(run_case ours "$program" "$id")$'\n'
+                reference_failures+=$(run_case reference "$program" "$id")$'\n'
+            fi
+            for fastpath in $(fastpaths_of "$id"); do
+                plain_failures+=$(run_case "plain-$fastpath" "$program" "$id")$'\n'
+            done
+        done <<<"${program_cases[$program]}"
+    done
 done
 reference_failures=$(printf '%s' "$reference_failures" | sed '/^$/d' | sort -u)
 ours_failures=$(printf '%s' "$ours_failures" | sed '/^$/d' | sort -u)

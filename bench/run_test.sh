@@ -5,21 +5,44 @@ set -eu
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# ours takes 100, 200, then 300 ns for case a (its rounds counted in a file), 50 for b; the
-# reference 200 and 100 in every round
+# ours takes 100, 200, then 300 ns for case a (its runs counted in a file), 50 for b; the
+# reference 200 and 100 in every round. Like the real programs, each lists its cases with
+# --list and runs those its patterns pick ("^a$" picks a alone).
+cat >"$work/fake-common" <<'SCRIPT'
+picked() { # ID: whether the arguments pick it
+    local argument any=0
+    for argument in "${arguments[@]}"; do
+        case $argument in --*) continue ;; esac
+        any=1
+        [ "$argument" = "^$1\$" ] && return 0
+    done
+    [ $any -eq 0 ]
+}
+arguments=("$@")
+if [ "${1:-}" = --list ]; then
+    printf 'a\tcase a\nb\tcase b\n'
+    exit 0
+fi
+SCRIPT
 cat >"$work/fake-ours" <<SCRIPT
 #!/usr/bin/env bash
-n=\$((\$(cat "$work/rounds" 2>/dev/null || echo 0) + 1))
-echo \$n >"$work/rounds"
+. "$work/fake-common"
 printf '#library\tours\n#version\t1\n#timing\tfake\n'
-printf 'a\tcase a\tcall\t%s\t1\t1\t11\t1\tok\t\n' \$((100 * n))
-printf 'b\tcase b\tcall\t50\t1\t1\t11\t1\tok\t\n'
+if picked a; then
+    n=\$((\$(cat "$work/rounds" 2>/dev/null || echo 0) + 1))
+    echo \$n >"$work/rounds"
+    printf 'a\tcase a\tcall\t%s\t1\t1\t11\t1\tok\t\n' \$((100 * n))
+fi
+picked b && printf 'b\tcase b\tcall\t50\t1\t1\t11\t1\tok\t\n'
+exit 0
 SCRIPT
-cat >"$work/fake-reference" <<'SCRIPT'
+cat >"$work/fake-reference" <<SCRIPT
 #!/usr/bin/env bash
+. "$work/fake-common"
 printf '#library\treference\n#version\t1\n#timing\tfake\n'
-printf 'a\tcase a\tcall\t200\t1\t1\t11\t1\tok\t\n'
-printf 'b\tcase b\tcall\t100\t1\t1\t11\t1\tok\t\n'
+picked a && printf 'a\tcase a\tcall\t200\t1\t1\t11\t1\tok\t\n'
+picked b && printf 'b\tcase b\tcall\t100\t1\t1\t11\t1\tok\t\n'
+exit 0
 SCRIPT
 chmod +x "$work/fake-ours" "$work/fake-reference"
 
