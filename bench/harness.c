@@ -166,7 +166,36 @@ void bench_print_row(FILE *out, const char *id, const char *description, const c
     fflush(out);
 }
 
-static int bench_wanted(const char *id, const bench_args *args);
+/* Whether id contains pattern; a pattern starting with '^' must start the id, one ending with
+ * '$' must end it (so that "map_build_10$" picks that case alone, not map_build_10000 too, and
+ * "^map_build_10$" names one case whatever other ids end with it). */
+static int bench_matches(const char *id, const char *pattern) {
+    size_t length = strlen(pattern);
+    int at_start = length > 0 && pattern[0] == '^';
+    int at_end = length > (size_t)at_start && pattern[length - 1] == '$';
+    pattern += at_start;
+    length -= (size_t)(at_start + at_end);
+    size_t id_length = strlen(id);
+    if (at_start) {
+        return strncmp(id, pattern, length) == 0 && (!at_end || id_length == length);
+    }
+    if (at_end) {
+        return id_length >= length && strncmp(id + id_length - length, pattern, length) == 0;
+    }
+    return strstr(id, pattern) != NULL;
+}
+
+static int bench_wanted(const char *id, const bench_args *args) {
+    if (args->patterns_count == 0) {
+        return 1;
+    }
+    for (int i = 0; i < args->patterns_count; i++) {
+        if (bench_matches(id, args->patterns[i])) {
+            return 1;
+        }
+    }
+    return 0;
+}
 
 int bench_parse_args(int argc, char **argv, const bench_case *cases, size_t count, const char *extra,
                      bench_args *args) {
@@ -218,45 +247,6 @@ void bench_print_preamble(const void *symbol, const char *timing) {
     printf("#timing\t%s\n", timing);
     bench_print_header(stdout);
     fflush(stdout);
-}
-
-/* Whether id contains pattern; a pattern starting with '^' must start the id, one ending with
- * '$' must end it (so that "map_build_10$" picks that case alone, not map_build_10000 too, and
- * "^map_build_10$" names one case whatever other ids end with it). */
-static int bench_matches(const char *id, const char *pattern) {
-    size_t length = strlen(pattern);
-    int at_start = length > 0 && pattern[0] == '^';
-    int at_end = length > 0 && pattern[length - 1] == '$';
-    if (at_start) {
-        pattern++;
-        length--;
-    }
-    if (at_end && length > 0) {
-        length--;
-    }
-    size_t id_length = strlen(id);
-    if (at_start && at_end) {
-        return id_length == length && strncmp(id, pattern, length) == 0;
-    }
-    if (at_start) {
-        return strncmp(id, pattern, length) == 0;
-    }
-    if (at_end) {
-        return id_length >= length && strncmp(id + id_length - length, pattern, length) == 0;
-    }
-    return strstr(id, pattern) != NULL;
-}
-
-static int bench_wanted(const char *id, const bench_args *args) {
-    if (args->patterns_count == 0) {
-        return 1;
-    }
-    for (int i = 0; i < args->patterns_count; i++) {
-        if (bench_matches(id, args->patterns[i])) {
-            return 1;
-        }
-    }
-    return 0;
 }
 
 int bench_run(const bench_case *cases, size_t count, const bench_args *args) {

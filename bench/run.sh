@@ -95,12 +95,8 @@ for argument in "$@"; do
     *) patterns+=("$argument") ;;
     esac
 done
-# The fast paths of BENCH_FASTPATH_CASES (ID:FASTPATH words), each once, in order.
+# The ID:FASTPATH words of BENCH_FASTPATH_CASES.
 read -r -a fastpath_cases <<<"${BENCH_FASTPATH_CASES:-}"
-fastpaths=()
-for word in "${fastpath_cases[@]}"; do
-    case " ${fastpaths[*]} " in *" ${word#*:} "*) ;; *) fastpaths+=("${word#*:}") ;; esac
-done
 
 # The fast paths whose cases hold this id, one a line.
 fastpaths_of() {
@@ -111,13 +107,11 @@ fastpaths_of() {
 }
 
 # The ids of the cases of a program that BENCH_ARGS picks, one a line, as its reference binary
-# lists them (ours when that one can not list).
+# lists them.
 cases_of_program() {
     local listed
-    if ! listed=$("$1-reference" --list "${patterns[@]}" 2>/dev/null); then
-        listed=$("$1-ours" --list "${patterns[@]}" 2>/dev/null) || return 1
-    fi
-    printf '%s\n' "$listed" | cut -f1 | sed '/^$/d'
+    listed=$("$1-reference" --list "${patterns[@]}") || return 1
+    printf '%s\n' "$listed" | cut -f1
 }
 
 # Runs one case of one program on one side, appending to OUT_DIR/SIDE.tsv; prints the failure
@@ -344,7 +338,7 @@ END {
 }
 ' "$out/reference.tsv" "$out/ours.tsv"
 
-if [ ${#fastpaths[@]} -gt 0 ]; then
+if [ ${#fastpath_cases[@]} -gt 0 ]; then
     BENCH_FASTPATH_CASES="${fastpath_cases[*]}" bash "$(dirname "$0")/fastpaths.sh" "$out" "$rounds" "$plain_failures"
 fi
 
